@@ -1,0 +1,154 @@
+// npm run --silent admin -- <command> [flags]   (D17)
+// Prints one JSON object on stdout; logs and progress go to stderr; exits non-zero on failure.
+import { parseArgs } from 'node:util';
+import { createAccount, createApiKey, revokeApiKey, updateAccount } from '../server/accounts/accounts';
+import { DatabaseInUseError } from '../server/db/client';
+import { openConfiguredDatabase } from '../server/db';
+import { PLANS, type FormName, type Plan } from '../server/db/schema';
+import { EnvError } from '../server/env';
+import { AppError } from '../server/errors';
+import { seedDemo } from '../server/seed/seed-demo';
+
+const USAGE = `Usage: npm run --silent admin -- <command> [flags]
+
+  account:create --email E [--name N] [--password P] [--plan free|pro|enterprise]
+                 [--daily-limit N] [--early-access] [--form A|B]
+  account:update --account ID [--plan P] [--daily-limit N] [--early-access true|false]
+  key:create     --account ID [--form A|B] [--name N]
+  key:revoke     --key ID
+  seed           a demo account with early access, a login, an API key and a dozen notes`;
+
+class UsageError extends Error {}
+
+function plan(value: string | undefined): Plan | undefined {
+  if (value === undefined) return undefined;
+  if (!(PLANS as readonly string[]).includes(value)) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
+  return value as Plan;
+}
+
+function form(value: string | undefined): FormName | undefined {
+  if (value === undefined) return undefined;
+  const upper = value.toUpperCase();
+  if (upper !== 'A' && upper !== 'B') throw new UsageError('--form must be A or B');
+  return upper;
+}
+
+function positiveInt(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a positive whole number`);
+  return n;
+}
+
+function required(name: string, value: string | undefined): string {
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+const uuid = (name: string, value: string | undefined) => {
+  const v = required(name, value);
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) throw new UsageError(`--${name} must be a UUID`);
+  return v;
+};
+
+async function main(argv: string[]): Promise<unknown> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help') throw new UsageError('');
+  const { values } = parseArgs({
+    args: rest,
+    strict: true,
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      password: { type: 'string' },
+      plan: { type: 'string' },
+      'daily-limit': { type: 'string' },
+      'early-access': { type: 'string' },
+      form: { type: 'string' },
+      account: { type: 'string' },
+      key: { type: 'string' },
+    },
+    // --early-access takes no value on account:create but true|false on account:update.
+    allowNegative: false,
+  } as const);
+
+  const known = ['account:create', 'account:update', 'key:create', 'key:revoke', 'seed'];
+  if (!known.includes(command)) throw new UsageError(`Unknown command "${command}"`);
+
+  const database = await openConfiguredDatabase();
+  try {
+    const { db } = database;
+    switch (command) {
+      case 'account:create': {
+        const account = await createAccount(db, {
+          email: required('email', values.email),
+          name: values.name ?? null,
+          password: values.password ?? null,
+          plan: plan(values.plan) ?? 'free',
+          dailyLimit: positiveInt('--daily-limit', values['daily-limit']) ?? null,
+          earlyAccess: values['early-access'] !== undefined && values['early-access'] !== 'false',
+        });
+        const { key, plaintext } = await createApiKey(db, { accountId: account.id, form: form(values.form) ?? 'A' });
+        return { account_id: account.id, email: account.email, key_id: key.id, api_key: plaintext, form: key.form };
+      }
+      case 'account:update': {
+        const early = values['early-access'];
+        if (early !== undefined && early !== 'true' && early !== 'false') throw new UsageError('--early-access must be true or false');
+        const account = await updateAccount(db, uuid('account', values.account), {
+          plan: plan(values.plan),
+          dailyLimit: positiveInt('--daily-limit', values['daily-limit']),
+          earlyAccess: early === undefined ? undefined : early === 'true',
+        });
+        return {
+          account_id: account.id,
+          email: account.email,
+          plan: account.plan,
+          daily_limit: account.dailyLimit,
+          early_access: account.earlyAccess,
+        };
+      }
+      case 'key:create': {
+        const { key, plaintext } = await createApiKey(db, {
+          accountId: uuid('account', values.account),
+          form: form(values.form) ?? 'A',
+          name: values.name ?? '',
+        });
+        return { key_id: key.id, api_key: plaintext, form: key.form };
+      }
+      case 'key:revoke': {
+        const key = await revokeApiKey(db, uuid('key', values.key));
+        return { key_id: key.id, revoked: true };
+      }
+      default: {
+        return await seedDemo(db, {
+          onProgress: (done, total) => process.stderr.write(`\rseeding demo notes ${done}/${total}${done === total ? '\n' : ''}`),
+        });
+      }
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+// An account:create with --early-access and no value: parseArgs wants a value, so give it one.
+function normalise(argv: string[]): string[] {
+  return argv.flatMap((arg, i) => (arg === '--early-access' && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--')) ? [arg, 'true'] : [arg]));
+}
+
+main(normalise(process.argv.slice(2))).then(
+  (result) => {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  },
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message ? `${err.message}\n\n` : ''}${USAGE}\n`);
+    } else if (err instanceof DatabaseInUseError || err instanceof EnvError || err instanceof AppError) {
+      process.stderr.write(`${err.message}\n`);
+    } else if (err instanceof Error && 'code' in err && String((err as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`${err.message}\n\n${USAGE}\n`);
+    } else {
+      process.stderr.write(`admin failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    }
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,81 @@
+// npm start: builds if needed, migrates, seeds the embedded database on its first run, serves.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { count } from 'drizzle-orm';
+import { DatabaseInUseError } from '../server/db/client';
+import { openConfiguredDatabase } from '../server/db';
+import { accounts } from '../server/db/schema';
+import { EnvError, getEnv } from '../server/env';
+import { seedDemo } from '../server/seed/seed-demo';
+
+const root = path.resolve(import.meta.dirname, '..');
+const SOURCES = ['app', 'server', 'components', 'drizzle', 'package.json', 'next.config.mjs', 'instrumentation.ts'];
+
+function newestMtime(p: string): number {
+  const full = path.join(root, p);
+  if (!fs.existsSync(full)) return 0;
+  const stat = fs.statSync(full);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return fs.readdirSync(full).reduce((max, name) => Math.max(max, newestMtime(path.join(p, name))), stat.mtimeMs);
+}
+
+function buildIfNeeded() {
+  const buildId = path.join(root, '.next', 'BUILD_ID');
+  const built = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
+  if (built && SOURCES.every((s) => newestMtime(s) <= built)) return;
+  console.log(built ? 'Sources changed since the last build: building…' : 'No build yet: building (about a minute)…');
+  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+async function prepareDatabase() {
+  const env = getEnv();
+  const database = await openConfiguredDatabase();
+  try {
+    console.log(`Database: ${database.kind === 'pglite' ? `embedded PGlite in ${database.location}` : database.location} (migrated)`);
+    // Only the embedded database is ever seeded; a server named by DATABASE_URL never is.
+    if (database.kind !== 'pglite') return;
+    const [row] = await database.db.select({ n: count() }).from(accounts);
+    if ((row?.n ?? 0) > 0) return;
+    const demo = await seedDemo(database.db);
+    const base = `http://localhost:${env.PORT}`;
+    console.log(
+      [
+        '',
+        'First run: seeded a demo account with a dozen meetings.',
+        `  Login:    ${demo.email}`,
+        `  Password: ${demo.password}`,
+        `  API key:  ${demo.api_key}   (Form A; add the header "X-API-Form: B" for Form B)`,
+        '',
+        `  curl -H "Authorization: Bearer ${demo.api_key}" ${base}/v1/notes`,
+        '',
+        'These are shown once. Keep them somewhere safe.',
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    await database.close();
+  }
+}
+
+async function main() {
+  const env = getEnv();
+  buildIfNeeded();
+  await prepareDatabase();
+  const child = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(env.PORT)], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof EnvError || err instanceof DatabaseInUseError) console.error(err.message);
+  else console.error(err);
+  process.exit(1);
+});

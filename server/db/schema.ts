@@ -1,0 +1,159 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+// D4: every timestamp is kept at millisecond precision.
+const ms = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
+
+export const PLANS = ['free', 'pro', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+export const FORMS = ['A', 'B'] as const;
+export type FormName = (typeof FORMS)[number];
+export const PLATFORMS = ['meet', 'zoom', 'teams', 'phone', 'microphone'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+export const EVENT_TYPES = ['meeting.started', 'meeting.transcribed', 'summary.ready'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: uuid('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name'),
+    passwordHash: text('password_hash'),
+    plan: text('plan', { enum: PLANS }).notNull().default('free'),
+    /** Enterprise accounts' own daily request limit (D14); null means the default. */
+    dailyLimit: integer('daily_limit'),
+    earlyAccess: boolean('early_access').notNull().default(false),
+    /** Last created_at handed to a meeting of this account: keeps them distinct (D5). */
+    lastMeetingCreatedAt: ms('last_meeting_created_at'),
+    createdAt: ms('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('accounts_email_key').on(sql`lower(${t.email})`),
+    check('accounts_plan_check', sql`${t.plan} in ('free', 'pro', 'enterprise')`),
+  ],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull().default(''),
+    form: text('form', { enum: FORMS }).notNull().default('A'),
+    /** Hex SHA-256 of the whole key; the key itself is never stored (D15). */
+    keyHash: text('key_hash').notNull(),
+    prefix: text('prefix').notNull(),
+    lastFour: text('last_four').notNull(),
+    createdAt: ms('created_at').notNull().defaultNow(),
+    lastUsedAt: ms('last_used_at'),
+    revokedAt: ms('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
+    index('api_keys_account_idx').on(t.accountId, t.createdAt),
+    check('api_keys_form_check', sql`${t.form} in ('A', 'B')`),
+  ],
+);
+
+/** A recorded meeting. It is a note (visible through /v1) once transcribed_at is set (D3). */
+export const meetings = pgTable(
+  'meetings',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    title: text('title'),
+    platform: text('platform', { enum: PLATFORMS }).notNull(),
+    language: text('language').notNull().default('en'),
+    startedAt: ms('started_at').notNull(),
+    endedAt: ms('ended_at'),
+    durationSeconds: integer('duration_seconds'),
+    createdAt: ms('created_at').notNull(),
+    transcribedAt: ms('transcribed_at'),
+    generateSummary: boolean('generate_summary').notNull().default(true),
+    /** The Summary object of SPEC 2.4, or null until one exists. */
+    summary: jsonb('summary'),
+    /** Recorder-supplied plain-text summary (Form A), if any. */
+    summaryText: text('summary_text'),
+    summaryAt: ms('summary_at'),
+  },
+  (t) => [
+    // D5: one account's meetings never share a created_at, so a timestamp cursor is exact.
+    uniqueIndex('meetings_account_created_key').on(t.accountId, t.createdAt),
+    index('meetings_notes_idx')
+      .on(t.accountId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.transcribedAt} is not null`),
+    index('meetings_notes_platform_idx')
+      .on(t.accountId, t.platform, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.transcribedAt} is not null`),
+    check('meetings_platform_check', sql`${t.platform} in ('meet', 'zoom', 'teams', 'phone', 'microphone')`),
+  ],
+);
+
+export const transcriptSegments = pgTable(
+  'transcript_segments',
+  {
+    meetingId: uuid('meeting_id')
+      .notNull()
+      .references(() => meetings.id, { onDelete: 'cascade' }),
+    sequence: integer('sequence').notNull(),
+    speaker: text('speaker').notNull(),
+    content: text('content').notNull(),
+    startTime: doublePrecision('start_time').notNull(),
+    endTime: doublePrecision('end_time'),
+  },
+  (t) => [primaryKey({ columns: [t.meetingId, t.sequence] })],
+);
+
+/**
+ * The event outbox: written in the same transaction as the change it reports, so an event
+ * exists exactly when its change does. Webhook delivery reads from here.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    meetingId: uuid('meeting_id').references(() => meetings.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: EVENT_TYPES }).notNull(),
+    /** The envelope's data object (SPEC 6.2, D9) as it was at the moment of the event. */
+    data: jsonb('data').notNull(),
+    createdAt: ms('created_at').notNull(),
+    /** Set once the event has been turned into webhook deliveries. */
+    fannedOutAt: ms('fanned_out_at'),
+  },
+  (t) => [
+    index('events_pending_idx').on(t.createdAt).where(sql`${t.fannedOutAt} is null`),
+    index('events_meeting_idx').on(t.meetingId),
+  ],
+);
+
+/** Fixed-window request counters shared by every instance (D14). */
+export const rateLimitCounters = pgTable(
+  'rate_limit_counters',
+  {
+    bucket: text('bucket').notNull(),
+    windowStart: ms('window_start').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
+);

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+// The only module that reads process.env. Everything else asks getEnv().
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const positiveInt = (name: string, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n <= 0) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a positive integer, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const envSchema = z
+  .object({
+    DATABASE_URL: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined))
+      .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+        message: 'DATABASE_URL must start with postgres:// or postgresql://',
+      }),
+    DATA_DIR: z.string().optional().transform((v) => (v?.trim() ? v.trim() : './.data')),
+    PORT: positiveInt('PORT', 3000),
+    VERCEL_ENV: z.string().optional(),
+    CRON_SECRET: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
+    WORKER: z
+      .enum(['on', 'off', ''])
+      .optional()
+      .transform((v) => v !== 'off'),
+    WORKER_INTERVAL_MS: positiveInt('WORKER_INTERVAL_MS', 1000),
+    WEBHOOK_TIMEOUT_MS: positiveInt('WEBHOOK_TIMEOUT_MS', 10_000),
+    WEBHOOK_RETRY_DELAYS: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        const raw = v?.trim() ? v.trim() : '30,300,1800';
+        const parts = raw.split(',');
+        if (parts.length !== 3 || !parts.every((p) => /^\d+$/.test(p.trim()))) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `WEBHOOK_RETRY_DELAYS must be exactly three comma-separated whole numbers of seconds (e.g. 30,300,1800), got "${raw}"`,
+          });
+          return z.NEVER;
+        }
+        return parts.map((p) => Number(p.trim())) as [number, number, number];
+      }),
+    WEBHOOK_ALLOW_PRIVATE_URLS: bool,
+    SMTP_URL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
+    EMAIL_FROM: z.string().optional().transform((v) => (v?.trim() ? v.trim() : 'Meeting Notes <no-reply@localhost>')),
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent', '']).optional().transform((v) => v || 'info'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.VERCEL_ENV === 'production' && env.WEBHOOK_ALLOW_PRIVATE_URLS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_ALLOW_PRIVATE_URLS'],
+        message: 'WEBHOOK_ALLOW_PRIVATE_URLS=true is for local development and tests only; it is refused with VERCEL_ENV=production (D12)',
+      });
+    }
+    if (env.VERCEL_ENV === 'production' && !env.CRON_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CRON_SECRET'],
+        message: 'CRON_SECRET is required with VERCEL_ENV=production, or anyone could trigger /api/cron/dispatch (D20)',
+      });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'EnvError';
+  }
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    throw new EnvError(
+      result.error.issues.map((i) => {
+        const name = i.path.join('.');
+        return i.message.includes(name) || !name ? i.message : `${name}: ${i.message}`;
+      }),
+    );
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Tests and scripts that change settings at run time start over with this. */
+export function resetEnvForTests(overrides: Record<string, string | undefined> = {}): Env {
+  cached = parseEnv({ ...process.env, ...overrides });
+  return cached;
+}
+
+/** next start / next dev, as opposed to vitest or a script. */
+export function isNextDev(): boolean {
+  return process.env.NODE_ENV === 'development';
+}

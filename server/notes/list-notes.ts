@@ -1,0 +1,41 @@
+import { and, desc, eq, gte, inArray, isNotNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import type { Queryable } from '../db/client';
+import { meetings, type Platform } from '../db/schema';
+import type { NotePage } from './note-record';
+import { noteColumns, withTranscripts } from './load-notes';
+
+/** A list request in form-neutral terms; each form's input schema produces one (D5, D6). */
+export interface ListNotesQuery {
+  limit: number;
+  /** Keyset position: notes strictly after this one in (created_at desc, id desc) order. */
+  after?: { createdAt: Date; id?: string };
+  platforms?: Platform[];
+  createdFrom?: Date;
+  createdBefore?: { at: Date; inclusive: boolean };
+}
+
+export async function listNotes(db: Queryable, accountId: string, query: ListNotesQuery): Promise<NotePage> {
+  const conditions: (SQL | undefined)[] = [eq(meetings.accountId, accountId), isNotNull(meetings.transcribedAt)];
+  if (query.platforms) conditions.push(inArray(meetings.platform, query.platforms));
+  if (query.createdFrom) conditions.push(gte(meetings.createdAt, query.createdFrom));
+  if (query.createdBefore) {
+    const { at, inclusive } = query.createdBefore;
+    conditions.push(inclusive ? lte(meetings.createdAt, at) : lt(meetings.createdAt, at));
+  }
+  if (query.after) {
+    const { createdAt, id } = query.after;
+    conditions.push(
+      id
+        ? or(lt(meetings.createdAt, createdAt), and(eq(meetings.createdAt, createdAt), lt(meetings.id, id)))
+        : lt(meetings.createdAt, createdAt),
+    );
+  }
+  const rows = await db
+    .select(noteColumns)
+    .from(meetings)
+    .where(and(...conditions))
+    .orderBy(desc(meetings.createdAt), desc(meetings.id))
+    .limit(query.limit + 1);
+  const hasMore = rows.length > query.limit;
+  return { notes: await withTranscripts(db, rows.slice(0, query.limit)), hasMore };
+}

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Db, type Tx } from '../db/client';
+import { meetings, type Platform } from '../db/schema';
+import { notFound } from '../errors';
+import { recordEvent } from '../events/record-event';
+
+export interface CreateMeetingInput {
+  title?: string | null;
+  platform: Platform;
+  startedAt?: Date;
+  language?: string;
+  /** Only for imports and the demo seed: the time the meeting was first recorded. */
+  createdAt?: Date;
+}
+
+/**
+ * D5: the meetings of one account never share a created_at. The account row hands out the
+ * next millisecond under its row lock, so concurrent recordings of one account are ordered.
+ */
+async function allocateCreatedAt(tx: Tx, accountId: string): Promise<Date> {
+  const [row] = await queryRows<{ created_at: string | Date }>(
+    tx,
+    sql`update accounts
+        set last_meeting_created_at = greatest(date_trunc('milliseconds', clock_timestamp()),
+                                               last_meeting_created_at + interval '1 millisecond')
+        where id = ${accountId}
+        returning last_meeting_created_at as created_at`,
+  );
+  if (!row) throw notFound('Account');
+  return new Date(row.created_at);
+}
+
+/** An explicit created_at (imports): still kept distinct by the unique index, and remembered as the latest. */
+async function claimCreatedAt(tx: Tx, accountId: string, at: Date): Promise<Date> {
+  const [row] = await queryRows<{ id: string }>(
+    tx,
+    sql`update accounts
+        set last_meeting_created_at = greatest(last_meeting_created_at, ${at.toISOString()}::timestamptz)
+        where id = ${accountId}
+        returning id`,
+  );
+  if (!row) throw notFound('Account');
+  return at;
+}
+
+export async function createMeeting(db: Db, accountId: string, input: CreateMeetingInput): Promise<{ id: string }> {
+  return db.transaction(async (tx) => {
+    const createdAt = input.createdAt
+      ? await claimCreatedAt(tx, accountId, input.createdAt)
+      : await allocateCreatedAt(tx, accountId);
+    const [meeting] = await tx
+      .insert(meetings)
+      .values({
+        id: randomUUID(),
+        accountId,
+        title: input.title ?? null,
+        platform: input.platform,
+        language: input.language ?? 'en',
+        startedAt: input.startedAt ?? createdAt,
+        createdAt,
+      })
+      .returning();
+    await recordEvent(tx, { type: 'meeting.started', meeting: meeting!, at: createdAt });
+    return { id: meeting!.id };
+  });
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { PLATFORMS } from '../db/schema';
+import { SummarySchema } from '../notes/summary';
+import { uuidPathParam } from '../rest/params';
+import { restProcedure, router } from '../rest/trpc';
+import { createMeeting } from './create-meeting';
+import { storeSummary } from './store-summary';
+import { storeTranscript } from './store-transcript';
+
+// D16: how meetings enter the service. Form A errors, API-key auth, no D14 limits.
+
+const dateTime = (name: string) =>
+  z.iso.datetime({ offset: true, error: `${name} must be an ISO 8601 date-time with Z or an offset` });
+
+const Created = z.object({ id: z.string().uuid() });
+
+const SegmentInput = z
+  .object({
+    speaker: z.string({ error: 'speaker must be a string' }),
+    content: z.string({ error: 'content must be a string' }),
+    start_time: z.number({ error: 'start_time must be a number of seconds' }).min(0, { error: 'start_time must not be negative' }),
+    end_time: z.number({ error: 'end_time must be a number of seconds or null' }).nullable().optional(),
+  })
+  .refine((s) => s.end_time == null || s.end_time >= s.start_time, {
+    error: 'end_time must not be earlier than start_time',
+    path: ['end_time'],
+  });
+
+export const recorderRouter = router({
+  createMeeting: restProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/meetings', summary: 'Start a meeting', tags: ['Recorder'] },
+      rest: { status: 201, errors: ['invalid_request', 'validation_error'] },
+    })
+    .input(
+      z.object({
+        title: z.string({ error: 'title must be a string or null' }).max(500).nullable().optional(),
+        platform: z.enum(PLATFORMS, { error: `platform must be one of ${PLATFORMS.join(', ')}` }),
+        started_at: dateTime('started_at').optional(),
+        language: z.string({ error: 'language must be a string' }).trim().min(2).max(35).optional(),
+      }),
+    )
+    .output(Created)
+    .mutation(({ ctx, input }) =>
+      createMeeting(ctx.db, ctx.accountId, {
+        title: input.title,
+        platform: input.platform,
+        ...(input.started_at && { startedAt: new Date(input.started_at) }),
+        ...(input.language && { language: input.language }),
+      }),
+    ),
+
+  storeTranscript: restProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/meetings/{id}/transcript', summary: 'Store the transcript', tags: ['Recorder'] },
+      rest: { errors: ['invalid_request', 'validation_error', 'not_found', 'conflict'] },
+    })
+    .input(
+      z.object({
+        id: uuidPathParam,
+        ended_at: dateTime('ended_at').optional(),
+        duration_seconds: z.number({ error: 'duration_seconds must be a whole number' }).int().min(0).optional(),
+        segments: z
+          .array(SegmentInput, { error: 'segments must be an array' })
+          .min(1, { error: 'segments must hold 1 to 10000 segments' })
+          .max(10_000, { error: 'segments must hold 1 to 10000 segments' }),
+        generate_summary: z.boolean({ error: 'generate_summary must be true or false' }).optional(),
+      }),
+    )
+    .output(Created)
+    .mutation(({ ctx, input }) =>
+      storeTranscript(ctx.db, ctx.accountId, input.id, {
+        ...(input.ended_at && { endedAt: new Date(input.ended_at) }),
+        ...(input.duration_seconds !== undefined && { durationSeconds: input.duration_seconds }),
+        segments: input.segments.map((s) => ({ speaker: s.speaker, content: s.content, startTime: s.start_time, endTime: s.end_time ?? null })),
+        ...(input.generate_summary !== undefined && { generateSummary: input.generate_summary }),
+      }),
+    ),
+
+  storeSummary: restProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/meetings/{id}/summary', summary: 'Store or replace the summary', tags: ['Recorder'] },
+      rest: { errors: ['invalid_request', 'validation_error', 'not_found', 'conflict'] },
+    })
+    .input(z.object({ id: uuidPathParam, summary: SummarySchema, text: z.string().nullable().optional() }))
+    .output(Created)
+    .mutation(({ ctx, input }) => storeSummary(ctx.db, ctx.accountId, input.id, { summary: input.summary, text: input.text ?? null })),
+});

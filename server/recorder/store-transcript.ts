@@ -1,0 +1,70 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { meetings, transcriptSegments } from '../db/schema';
+import { conflict, notFound, validationError } from '../errors';
+import { recordEvent } from '../events/record-event';
+import type { Segment } from '../notes/note-record';
+
+export interface StoreTranscriptInput {
+  endedAt?: Date;
+  durationSeconds?: number;
+  segments: { speaker: string; content: string; startTime: number; endTime?: number | null }[];
+  generateSummary?: boolean;
+}
+
+// Rows per INSERT: 6 parameters a row stays far below PostgreSQL's 65,535-parameter limit.
+const SEGMENT_BATCH = 2000;
+
+/**
+ * Stores a meeting's transcript; from then on the meeting is a note (D3). Segments keep the
+ * recorder's order as sequence 1..n (D6), and meeting.transcribed goes to the outbox in the
+ * same transaction.
+ */
+export async function storeTranscript(
+  db: Db,
+  accountId: string,
+  meetingId: string,
+  input: StoreTranscriptInput,
+): Promise<{ id: string }> {
+  return db.transaction(async (tx) => {
+    const [meeting] = await tx
+      .select()
+      .from(meetings)
+      .where(and(eq(meetings.id, meetingId), eq(meetings.accountId, accountId)))
+      .for('update');
+    if (!meeting) throw notFound('Meeting');
+    if (meeting.transcribedAt) throw conflict('This meeting already has a transcript');
+
+    const transcribedAt = new Date();
+    // D4: duration is given, or ended_at - started_at. ended_at is given, or follows from the
+    // duration, or else is now, but never earlier than the transcript's last second.
+    const transcriptEnd = Math.max(...input.segments.map((s) => s.endTime ?? s.startTime));
+    const endedAt =
+      input.endedAt ??
+      (input.durationSeconds !== undefined
+        ? new Date(meeting.startedAt.getTime() + input.durationSeconds * 1000)
+        : new Date(Math.max(transcribedAt.getTime(), meeting.startedAt.getTime() + Math.ceil(transcriptEnd) * 1000)));
+    if (endedAt.getTime() < meeting.startedAt.getTime()) {
+      throw validationError('ended_at must not be earlier than the meeting\'s started_at');
+    }
+    const durationSeconds = input.durationSeconds ?? Math.round((endedAt.getTime() - meeting.startedAt.getTime()) / 1000);
+
+    const segments: Segment[] = input.segments.map((s, i) => ({
+      sequence: i + 1,
+      speaker: s.speaker,
+      content: s.content,
+      startTime: s.startTime,
+      endTime: s.endTime ?? null,
+    }));
+    for (let i = 0; i < segments.length; i += SEGMENT_BATCH) {
+      await tx.insert(transcriptSegments).values(segments.slice(i, i + SEGMENT_BATCH).map((s) => ({ meetingId, ...s })));
+    }
+    const [updated] = await tx
+      .update(meetings)
+      .set({ endedAt, durationSeconds, transcribedAt, generateSummary: input.generateSummary ?? true })
+      .where(eq(meetings.id, meetingId))
+      .returning();
+    await recordEvent(tx, { type: 'meeting.transcribed', meeting: updated!, transcript: segments, at: transcribedAt });
+    return { id: meetingId };
+  });
+}

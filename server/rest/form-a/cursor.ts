@@ -1,0 +1,17 @@
+// Form A's opaque cursor (D5): base64url of "<created_at ms>:<id>", the sort key of the last note on the page.
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function encodeCursor(position: { createdAt: Date; id: string }): string {
+  return Buffer.from(`${position.createdAt.getTime()}:${position.id}`, 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) return null;
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const match = /^(\d{1,15}):(.+)$/.exec(text);
+  if (!match || !UUID.test(match[2]!)) return null;
+  const createdAt = new Date(Number(match[1]));
+  if (Number.isNaN(createdAt.getTime())) return null;
+  return { createdAt, id: match[2]!.toLowerCase() };
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { PLATFORMS } from '../../db/schema';
+import type { ListNotesQuery } from '../../notes/list-notes';
+import { dateTimeParam, limitParam, MALFORMED } from '../params';
+import { decodeCursor } from './cursor';
+
+// Form A's wire shapes (SPEC 2.1-2.3, 4.1-4.3; D5, D6).
+
+export const SegmentA = z
+  .object({
+    sequence: z.number().int(),
+    speaker: z.string(),
+    content: z.string(),
+    start_time: z.number(),
+  })
+  .meta({ id: 'TranscriptSegment', description: 'One segment of a transcript; sequence is 1-indexed.' });
+
+const noteFields = {
+  id: z.string().uuid(),
+  title: z.string().meta({ description: 'Empty string when the meeting has no title.' }),
+  platform: z.enum(PLATFORMS),
+  duration_seconds: z.number().int(),
+  created_at: z.string().meta({ description: 'ISO 8601 UTC, millisecond precision.' }),
+  ended_at: z.string(),
+};
+
+export const NoteListItemA = z
+  .object({ ...noteFields, transcript: z.array(SegmentA) })
+  .meta({ id: 'NoteListItem', description: 'A note as it appears in a list.' });
+
+export const NoteA = z
+  .object({
+    ...noteFields,
+    language: z.string(),
+    transcript: z.array(SegmentA),
+    summary: z.string().nullable().meta({ description: 'Plain-text summary; null until one exists.' }),
+    action_items: z.array(
+      z.object({ text: z.string(), assignee: z.string().nullable() }).meta({ id: 'ActionItem' }),
+    ),
+  })
+  .meta({ id: 'Note', description: 'A single note with language, summary and action items.' });
+
+export const NoteListA = z
+  .object({
+    data: z.array(NoteListItemA),
+    next_cursor: z.string().nullable().meta({ description: 'Opaque; pass as cursor for the next page.' }),
+    has_more: z.boolean(),
+  })
+  .meta({ id: 'NoteList' });
+
+export const listNotesInputA = z
+  .object({
+    limit: limitParam(100, 20),
+    cursor: z.string().optional().meta({ description: 'The opaque next_cursor of the previous page.' }),
+    platform: z.enum(PLATFORMS, { error: `platform must be one of ${PLATFORMS.join(', ')}` }).optional(),
+    created_after: dateTimeParam('created_after', 'Only notes created at or after this time (inclusive).'),
+    created_before: dateTimeParam('created_before', 'Only notes created before this time (exclusive).'),
+  })
+  .transform((input, ctx): ListNotesQuery => {
+    const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+    if (after === null) {
+      ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cursor is malformed', params: MALFORMED });
+      return z.NEVER;
+    }
+    const from = input.created_after ? new Date(input.created_after) : undefined;
+    const before = input.created_before ? new Date(input.created_before) : undefined;
+    if (from && before && from > before) {
+      ctx.addIssue({ code: 'custom', path: ['created_after'], message: 'created_after must not be later than created_before' });
+      return z.NEVER;
+    }
+    return {
+      limit: input.limit ?? 20,
+      ...(after && { after }),
+      ...(input.platform && { platforms: [input.platform] }),
+      ...(from && { createdFrom: from }),
+      ...(before && { createdBefore: { at: before, inclusive: false } }),
+    };
+  });

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import type { Platform } from '../../db/schema';
+import type { ListNotesQuery } from '../../notes/list-notes';
+import { SummarySchema } from '../../notes/summary';
+import { dateTimeParam, limitParam, MALFORMED } from '../params';
+
+// Form B's wire shapes (SPEC 2.1, 2.2, 2.4, 4.1, 4.2; D5, D6).
+
+export const PLATFORMS_B = ['meet', 'zoom', 'teams', 'phone'] as const;
+
+export const SegmentB = z
+  .object({
+    sequence: z.number().int(),
+    speaker: z.string(),
+    content: z.string(),
+    start_time: z.number(),
+    end_time: z.number().nullable(),
+  })
+  .meta({ id: 'TranscriptSegment', description: 'One segment of a transcript; sequence is 1-indexed.' });
+
+export const NoteB = z
+  .object({
+    id: z.string().uuid(),
+    title: z.string().nullable(),
+    platform: z.enum(PLATFORMS_B).meta({ description: 'Recordings from a microphone are reported as phone.' }),
+    duration_seconds: z.number().int(),
+    started_at: z.string().meta({ description: 'ISO 8601 UTC, millisecond precision.' }),
+    ended_at: z.string(),
+    status: z.literal('ready'),
+    transcript: z.array(SegmentB),
+    summary: SummarySchema.nullable().meta({ description: 'Null until the AI summary has been generated.' }),
+  })
+  .meta({ id: 'Note' });
+
+export const NoteListB = z
+  .object({
+    data: z.array(NoteB),
+    next_cursor: z.string().nullable().meta({ description: 'The created_at of the last note on the page; pass as cursor.' }),
+    has_more: z.boolean(),
+  })
+  .meta({ id: 'NoteList' });
+
+// D6: Form B has no microphone; such notes are phone notes, and the phone filter finds them.
+const PLATFORM_FILTER_B: Record<(typeof PLATFORMS_B)[number], Platform[]> = {
+  meet: ['meet'],
+  zoom: ['zoom'],
+  teams: ['teams'],
+  phone: ['phone', 'microphone'],
+};
+
+export const listNotesInputB = z
+  .object({
+    limit: limitParam(100, 20),
+    cursor: z
+      .string()
+      .optional()
+      .meta({ description: 'The next_cursor of the previous page (a timestamp).' }),
+    platform: z.enum(PLATFORMS_B, { error: `platform must be one of ${PLATFORMS_B.join(', ')}` }).optional(),
+    created_after: dateTimeParam('created_after', 'Only notes created at or after this time (inclusive).'),
+    created_before: dateTimeParam('created_before', 'Only notes created at or before this time (inclusive).'),
+  })
+  .transform((input, ctx): ListNotesQuery => {
+    let after: Date | undefined;
+    if (input.cursor !== undefined) {
+      const parsed = z.iso.datetime({ offset: true }).safeParse(input.cursor);
+      if (!parsed.success) {
+        ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cursor is malformed', params: MALFORMED });
+        return z.NEVER;
+      }
+      after = new Date(parsed.data);
+    }
+    const from = input.created_after ? new Date(input.created_after) : undefined;
+    const before = input.created_before ? new Date(input.created_before) : undefined;
+    if (from && before && from > before) {
+      ctx.addIssue({ code: 'custom', path: ['created_after'], message: 'created_after must not be later than created_before' });
+      return z.NEVER;
+    }
+    return {
+      limit: input.limit ?? 20,
+      // D5: created_at is distinct within an account, so the timestamp alone is an exact position.
+      ...(after && { after: { createdAt: after } }),
+      ...(input.platform && { platforms: PLATFORM_FILTER_B[input.platform] }),
+      ...(from && { createdFrom: from }),
+      ...(before && { createdBefore: { at: before, inclusive: true } }),
+    };
+  });

@@ -1,0 +1,69 @@
+import { TRPCError } from '@trpc/server';
+import { createOpenApiNodeHttpHandler, type OpenApiRouter } from 'trpc-to-openapi';
+import type { RestMeta } from './trpc';
+
+export type DispatchResult = { response: Response } | { error: unknown };
+
+type ProcedureRecord = Record<string, { _def: { meta?: Partial<RestMeta> } }>;
+
+/**
+ * Runs a request through trpc-to-openapi's handler for one router. The handler is built once
+ * per router (building it validates the whole router). Errors are handed back to the caller
+ * instead of being written, since each API form writes its own error bodies.
+ *
+ * `body` is the request body already read and parsed as JSON by the caller.
+ */
+export function createOpenApiDispatcher<TContext extends object>(router: OpenApiRouter, prefix: string) {
+  const contexts = new WeakMap<object, TContext>();
+  const errors = new WeakMap<object, unknown>();
+  const procedures = router._def.procedures as unknown as ProcedureRecord;
+
+  const handle = createOpenApiNodeHttpHandler({
+    router,
+    createContext: ({ req }: { req: object }) => contexts.get(req),
+    onError: ({ error, req }: { error: TRPCError; req: object }) => {
+      errors.set(req, error);
+    },
+    responseMeta: ({ paths, errors: errs }: { paths?: string[]; errors: unknown[] }) => {
+      if (errs.length > 0 || !paths?.[0]) return {};
+      return { status: procedures[paths[0]]?._def.meta?.rest?.status ?? 200 };
+    },
+  } as never) as unknown as (req: unknown, res: unknown) => Promise<void>;
+
+  return async function dispatch(request: Request, ctx: TContext, body: unknown): Promise<DispatchResult> {
+    const url = new URL(request.url);
+    url.pathname = url.pathname.slice(prefix.length) || '/';
+    const req = new Proxy(request, {
+      get(target, prop) {
+        if (prop === 'url') return url.toString();
+        if (prop === 'body') return body;
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    contexts.set(req, ctx);
+    const headers = new Headers();
+    let status = 200;
+    const response = await new Promise<Response>((resolve, reject) => {
+      const res = {
+        setHeader(key: string, value: string | string[]) {
+          for (const v of Array.isArray(value) ? value : [value]) headers.append(key, v);
+        },
+        get statusCode() {
+          return status;
+        },
+        set statusCode(code: number) {
+          status = code;
+        },
+        end(payload?: string) {
+          const empty = status === 204 || payload === undefined;
+          if (empty) headers.delete('content-type');
+          resolve(new Response(empty ? null : payload, { status, headers }));
+        },
+      };
+      handle(req, res).catch(reject);
+    });
+    const error = errors.get(req);
+    return error === undefined ? { response } : { error };
+  };
+}

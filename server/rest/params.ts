@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+// Building blocks for the forms' input schemas. How an issue maps to a status lives in
+// zod-issues.ts: malformed values (wrong type, bad format) are 400, well-formed but
+// unacceptable ones (out of range, not in the enum) are 422 in Form A (D2).
+
+/** A query-string integer; trpc-to-openapi coerces it, so "abc" arrives as NaN (a 400). */
+export const limitParam = (max: number, fallback: number) =>
+  z
+    .number({ error: 'limit must be an integer' })
+    .int({ error: 'limit must be an integer' })
+    .min(1, { error: `limit must be between 1 and ${max}` })
+    .max(max, { error: `limit must be between 1 and ${max}` })
+    .optional()
+    .meta({ description: `Page size, 1 to ${max} (default ${fallback}).` });
+
+/** ISO 8601 date-time with Z or an offset (D4). */
+export const dateTimeParam = (name: string, description: string) =>
+  z.iso
+    .datetime({ offset: true, error: `${name} must be an ISO 8601 date-time with Z or an offset, e.g. 2026-01-31T09:00:00Z` })
+    .optional()
+    .meta({ description });
+
+/** A UUID in a path; any 8-4-4-4-12 hex string is well-formed, the rest is a 400 (D2). */
+export const uuidPathParam = z.guid({ error: 'id must be a UUID' }).meta({ description: 'The UUID of the resource.' });
+
+/** Marks a custom issue as malformed input (400) rather than the 422 a refinement defaults to. */
+export const MALFORMED = { status: 400 } as const;
+
+/** A required text parameter: missing, or empty after trimming, is a 400 (D2). */
+export const requiredText = (name: string) =>
+  z
+    .string({ error: `${name} is required` })
+    .trim()
+    .refine((v) => v.length > 0, { error: `${name} is required`, params: MALFORMED });

@@ -1,0 +1,28 @@
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { Db } from '../db/client';
+import type { ErrorCode } from '../errors';
+
+/** What every REST procedure knows about its request once the facade has let it through. */
+export interface RestContext {
+  db: Db;
+  accountId: string;
+  keyId: string;
+  requestId: string;
+}
+
+export type RestMeta = {
+  /** The success status (default 200) and the error codes this operation can answer with. */
+  rest?: { status?: 200 | 201 | 204; errors: ErrorCode[] };
+};
+
+const t = initTRPC
+  .context<RestContext>()
+  .meta<OpenApiMeta<RestMeta>>()
+  .create({
+    // The facade writes error bodies itself (per form); tRPC's own shape never reaches a client.
+    isDev: false,
+  });
+
+export const router = t.router;
+export const restProcedure = t.procedure;

@@ -1,0 +1,23 @@
+import { getDatabase } from '../db';
+import { getEnv } from '../env';
+import { log } from '../log';
+
+/** Runs once when the Next server starts (instrumentation.ts): configuration, database. */
+export async function startServer(): Promise<void> {
+  const env = getEnv();
+  if (env.WEBHOOK_ALLOW_PRIVATE_URLS) {
+    log.warn('WEBHOOK_ALLOW_PRIVATE_URLS=true: webhooks may target http:// and private addresses. For local development and tests only (D12).');
+  }
+  const database = await getDatabase();
+  log.info('database ready', { kind: database.kind, location: database.location });
+}
+
+/** A server that cannot start says why in one line and exits, rather than failing on every request. */
+export async function startServerOrExit(): Promise<void> {
+  try {
+    await startServer();
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  }
+}

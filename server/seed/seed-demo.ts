@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { createAccount, createApiKey, findAccountByEmail } from '../accounts/accounts';
+import type { Db } from '../db/client';
+import { createMeeting } from '../recorder/create-meeting';
+import { storeSummary } from '../recorder/store-summary';
+import { storeTranscript } from '../recorder/store-transcript';
+import { demoMeetings } from './demo-meetings';
+
+export const DEMO_EMAIL = 'demo@meeting-notes.local';
+
+export interface SeedResult {
+  account_id: string;
+  email: string;
+  password: string;
+  key_id: string;
+  api_key: string;
+  form: 'A';
+  notes: number;
+}
+
+/**
+ * A demo account with early access, a password login, a Form A key and a dozen realistic
+ * meetings on every platform, entered through the same services the recorder API uses.
+ */
+export async function seedDemo(db: Db, opts: { email?: string; onProgress?(done: number, total: number): void } = {}): Promise<SeedResult> {
+  const email = opts.email ?? DEMO_EMAIL;
+  if (await findAccountByEmail(db, email)) throw new Error(`The demo account ${email} exists already; nothing was seeded`);
+  const password = randomBytes(12).toString('base64url');
+  const account = await createAccount(db, { email, name: 'Demo', password, plan: 'pro', earlyAccess: true });
+  const { key, plaintext } = await createApiKey(db, { accountId: account.id, form: 'A', name: 'Demo key' });
+
+  const now = Date.now();
+  // Oldest first, so created_at follows the order in which the meetings happened.
+  const meetings = [...demoMeetings].sort((a, b) => b.days_ago - a.days_ago);
+  for (const [i, m] of meetings.entries()) {
+    const startedAt = new Date(now - Math.round(m.days_ago * 86_400_000));
+    const { id } = await createMeeting(db, account.id, {
+      title: m.title,
+      platform: m.platform,
+      language: m.language,
+      startedAt,
+      createdAt: startedAt,
+    });
+    await storeTranscript(db, account.id, id, {
+      endedAt: new Date(startedAt.getTime() + m.duration_seconds * 1000),
+      durationSeconds: m.duration_seconds,
+      segments: m.segments.map((s) => ({ speaker: s.speaker, content: s.content, startTime: s.start_time, endTime: s.end_time })),
+      generateSummary: false,
+    });
+    if (m.summary) await storeSummary(db, account.id, id, { summary: m.summary, text: m.summary_text ?? null });
+    opts.onProgress?.(i + 1, meetings.length);
+  }
+  return { account_id: account.id, email, password, key_id: key.id, api_key: plaintext, form: 'A', notes: meetings.length };
+}

@@ -1,0 +1,110 @@
+import { createAccount, createApiKey, type Account } from '../server/accounts/accounts';
+import type { Database } from '../server/db/client';
+import type { FormName, Plan, Platform } from '../server/db/schema';
+import { createAppHandlers, routeFor } from '../server/http/app-handlers';
+import { serveNode } from '../server/http/serve-node';
+import { createTestDatabase } from './test-database';
+
+/** The service's real HTTP handlers on a real socket, over a fresh database. */
+export async function startTestApp() {
+  const database = await createTestDatabase();
+  const handlers = createAppHandlers({ getDatabase: async () => database });
+  const server = await serveNode((path) => routeFor(handlers, path));
+  let accounts = 0;
+
+  const app = {
+    url: server.url,
+    database,
+    db: database.db,
+    async close() {
+      await server.close();
+      await database.close();
+    },
+    /** An account with a key; early access unless said otherwise. */
+    async createAccount(opts: { form?: FormName; earlyAccess?: boolean; plan?: Plan; dailyLimit?: number } = {}) {
+      const account: Account = await createAccount(database.db, {
+        email: `user${++accounts}-${Date.now()}@example.com`,
+        earlyAccess: opts.earlyAccess ?? true,
+        plan: opts.plan ?? 'pro',
+        dailyLimit: opts.dailyLimit ?? null,
+      });
+      const { plaintext, key } = await createApiKey(database.db, { accountId: account.id, form: opts.form ?? 'A' });
+      return { account, key: plaintext, keyId: key.id };
+    },
+    async request(path: string, init: RequestInit & { key?: string; form?: string; json?: unknown } = {}) {
+      const headers = new Headers(init.headers);
+      if (init.key) headers.set('authorization', `Bearer ${init.key}`);
+      if (init.form) headers.set('x-api-form', init.form);
+      let body = init.body;
+      if (init.json !== undefined) {
+        headers.set('content-type', 'application/json');
+        body = JSON.stringify(init.json);
+      }
+      const res = await fetch(server.url + path, { ...init, headers, body });
+      const text = await res.text();
+      let json: any = undefined;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        /* not JSON */
+      }
+      return { status: res.status, headers: res.headers, json, text };
+    },
+    /** Records a meeting through the recorder API (D16) and returns its id. */
+    async recordNote(
+      key: string,
+      opts: {
+        title?: string | null;
+        platform?: Platform;
+        language?: string;
+        started_at?: string;
+        segments?: { speaker: string; content: string; start_time: number; end_time?: number | null }[];
+        summary?: unknown;
+        summaryText?: string;
+        transcribe?: boolean;
+        ended_at?: string;
+        duration_seconds?: number;
+      } = {},
+    ): Promise<string> {
+      const created = await app.request('/api/recorder/meetings', {
+        method: 'POST',
+        key,
+        json: {
+          title: opts.title === undefined ? 'Weekly sync' : opts.title,
+          platform: opts.platform ?? 'zoom',
+          ...(opts.language && { language: opts.language }),
+          ...(opts.started_at && { started_at: opts.started_at }),
+        },
+      });
+      if (created.status !== 201) throw new Error(`create meeting: ${created.status} ${created.text}`);
+      const id = created.json.id as string;
+      if (opts.transcribe === false) return id;
+      const transcript = await app.request(`/api/recorder/meetings/${id}/transcript`, {
+        method: 'POST',
+        key,
+        json: {
+          segments: opts.segments ?? [
+            { speaker: 'Ana', content: 'Good morning, shall we start?', start_time: 0, end_time: 2.5 },
+            { speaker: 'Ben', content: 'Yes, the release is on track for Friday.', start_time: 2.5, end_time: 6 },
+          ],
+          ...(opts.ended_at && { ended_at: opts.ended_at }),
+          ...(opts.duration_seconds !== undefined && { duration_seconds: opts.duration_seconds }),
+          generate_summary: false,
+        },
+      });
+      if (transcript.status !== 200) throw new Error(`store transcript: ${transcript.status} ${transcript.text}`);
+      if (opts.summary) {
+        const summary = await app.request(`/api/recorder/meetings/${id}/summary`, {
+          method: 'POST',
+          key,
+          json: { summary: opts.summary, ...(opts.summaryText && { text: opts.summaryText }) },
+        });
+        if (summary.status !== 200) throw new Error(`store summary: ${summary.status} ${summary.text}`);
+      }
+      return id;
+    },
+  };
+  return app;
+}
+
+export type TestApp = Awaited<ReturnType<typeof startTestApp>>;

@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+import { migrateDatabase, openPglite, openPostgres, type Database } from '../server/db/client';
+
+/**
+ * A fresh, migrated database for one test file: PGlite in memory by default, or a new
+ * database on the PostgreSQL server named by TEST_DATABASE_URL (dropped again on close).
+ */
+export async function createTestDatabase(): Promise<Database> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const database = await openPglite(null);
+    await migrateDatabase(database);
+    return database;
+  }
+  const name = `mn_test_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openPostgres(url.toString(), { max: 20 });
+  await migrateDatabase(database);
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const dropper = postgres(serverUrl, { max: 1, onnotice: () => {} });
+      await dropper.unsafe(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+export const testDatabaseKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
