@@ -2,7 +2,7 @@
 // Prints one JSON object on stdout; logs and progress go to stderr; exits non-zero on failure.
 import { parseArgs } from 'node:util';
 import { createAccount, createApiKey, revokeApiKey, updateAccount } from '../server/accounts/accounts';
-import { DatabaseInUseError } from '../server/db/client';
+import { DatabaseInUseError, type Db } from '../server/db/client';
 import { openConfiguredDatabase } from '../server/db';
 import { PLANS, type FormName, type Plan } from '../server/db/schema';
 import { EnvError } from '../server/env';
@@ -72,33 +72,48 @@ async function main(argv: string[]): Promise<unknown> {
     allowNegative: false,
   } as const);
 
-  const known = ['account:create', 'account:update', 'key:create', 'key:revoke', 'seed'];
-  if (!known.includes(command)) throw new UsageError(`Unknown command "${command}"`);
-
+  // Every flag is checked before the database is touched, so a rejected command changes nothing.
+  const run = commandFor(command, values);
   const database = await openConfiguredDatabase();
   try {
-    const { db } = database;
-    switch (command) {
-      case 'account:create': {
-        const account = await createAccount(db, {
-          email: required('email', values.email),
-          name: values.name ?? null,
-          password: values.password ?? null,
-          plan: plan(values.plan) ?? 'free',
-          dailyLimit: positiveInt('--daily-limit', values['daily-limit']) ?? null,
-          earlyAccess: values['early-access'] !== undefined && values['early-access'] !== 'false',
+    return await run(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+type Flags = Record<string, string | undefined>;
+
+function commandFor(command: string, values: Flags): (db: Db) => Promise<unknown> {
+  switch (command) {
+    case 'account:create': {
+      const input = {
+        email: required('email', values.email),
+        name: values.name ?? null,
+        password: values.password ?? null,
+        plan: plan(values.plan) ?? 'free',
+        dailyLimit: positiveInt('--daily-limit', values['daily-limit']) ?? null,
+        earlyAccess: values['early-access'] !== undefined && values['early-access'] !== 'false',
+      };
+      const keyForm = form(values.form) ?? 'A';
+      return (db) =>
+        db.transaction(async (tx) => {
+          const account = await createAccount(tx, input);
+          const { key, plaintext } = await createApiKey(tx, { accountId: account.id, form: keyForm });
+          return { account_id: account.id, email: account.email, key_id: key.id, api_key: plaintext, form: key.form };
         });
-        const { key, plaintext } = await createApiKey(db, { accountId: account.id, form: form(values.form) ?? 'A' });
-        return { account_id: account.id, email: account.email, key_id: key.id, api_key: plaintext, form: key.form };
-      }
-      case 'account:update': {
-        const early = values['early-access'];
-        if (early !== undefined && early !== 'true' && early !== 'false') throw new UsageError('--early-access must be true or false');
-        const account = await updateAccount(db, uuid('account', values.account), {
-          plan: plan(values.plan),
-          dailyLimit: positiveInt('--daily-limit', values['daily-limit']),
-          earlyAccess: early === undefined ? undefined : early === 'true',
-        });
+    }
+    case 'account:update': {
+      const early = values['early-access'];
+      if (early !== undefined && early !== 'true' && early !== 'false') throw new UsageError('--early-access must be true or false');
+      const accountId = uuid('account', values.account);
+      const changes = {
+        plan: plan(values.plan),
+        dailyLimit: positiveInt('--daily-limit', values['daily-limit']),
+        earlyAccess: early === undefined ? undefined : early === 'true',
+      };
+      return async (db) => {
+        const account = await updateAccount(db, accountId, changes);
         return {
           account_id: account.id,
           email: account.email,
@@ -106,27 +121,29 @@ async function main(argv: string[]): Promise<unknown> {
           daily_limit: account.dailyLimit,
           early_access: account.earlyAccess,
         };
-      }
-      case 'key:create': {
-        const { key, plaintext } = await createApiKey(db, {
-          accountId: uuid('account', values.account),
-          form: form(values.form) ?? 'A',
-          name: values.name ?? '',
-        });
+      };
+    }
+    case 'key:create': {
+      const input = { accountId: uuid('account', values.account), form: form(values.form) ?? 'A', name: values.name ?? '' };
+      return async (db) => {
+        const { key, plaintext } = await createApiKey(db, input);
         return { key_id: key.id, api_key: plaintext, form: key.form };
-      }
-      case 'key:revoke': {
-        const key = await revokeApiKey(db, uuid('key', values.key));
+      };
+    }
+    case 'key:revoke': {
+      const keyId = uuid('key', values.key);
+      return async (db) => {
+        const key = await revokeApiKey(db, keyId);
         return { key_id: key.id, revoked: true };
-      }
-      default: {
-        return await seedDemo(db, {
+      };
+    }
+    case 'seed':
+      return (db) =>
+        seedDemo(db, {
           onProgress: (done, total) => process.stderr.write(`\rseeding demo notes ${done}/${total}${done === total ? '\n' : ''}`),
         });
-      }
-    }
-  } finally {
-    await database.close();
+    default:
+      throw new UsageError(`Unknown command "${command}"`);
   }
 }
 

@@ -1,3 +1,4 @@
+import type { Logger } from 'drizzle-orm/logger';
 import { createAccount, createApiKey, type Account } from '../server/accounts/accounts';
 import type { Database } from '../server/db/client';
 import type { FormName, Plan, Platform } from '../server/db/schema';
@@ -6,8 +7,8 @@ import { serveNode } from '../server/http/serve-node';
 import { createTestDatabase } from './test-database';
 
 /** The service's real HTTP handlers on a real socket, over a fresh database. */
-export async function startTestApp() {
-  const database = await createTestDatabase();
+export async function startTestApp(opts: { logger?: Logger } = {}) {
+  const database = await createTestDatabase(opts);
   const handlers = createAppHandlers({ getDatabase: async () => database });
   const server = await serveNode((path) => routeFor(handlers, path));
   let accounts = 0;

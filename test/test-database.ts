@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Logger } from 'drizzle-orm/logger';
 import postgres from 'postgres';
 import { migrateDatabase, openPglite, openPostgres, type Database } from '../server/db/client';
 
@@ -6,10 +7,10 @@ import { migrateDatabase, openPglite, openPostgres, type Database } from '../ser
  * A fresh, migrated database for one test file: PGlite in memory by default, or a new
  * database on the PostgreSQL server named by TEST_DATABASE_URL (dropped again on close).
  */
-export async function createTestDatabase(): Promise<Database> {
+export async function createTestDatabase(opts: { logger?: Logger } = {}): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const database = await openPglite(null);
+    const database = await openPglite(null, opts);
     await migrateDatabase(database);
     return database;
   }
@@ -19,7 +20,7 @@ export async function createTestDatabase(): Promise<Database> {
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openPostgres(url.toString(), { max: 20 });
+  const database = await openPostgres(url.toString(), { max: 20, ...opts });
   await migrateDatabase(database);
   return {
     ...database,

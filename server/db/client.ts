@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
+import type { Logger } from 'drizzle-orm/logger';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
 
@@ -77,7 +78,7 @@ function lockDataDir(dataDir: string): () => void {
   throw new Error(`Could not lock ${dataDir}`);
 }
 
-export async function openPglite(dataDir: string | null): Promise<Database> {
+export async function openPglite(dataDir: string | null, opts: { logger?: Logger } = {}): Promise<Database> {
   const [{ PGlite }, { vector }, { drizzle }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite-pgvector'),
@@ -90,7 +91,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
   }
   try {
     const client = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { vector } });
-    const db = drizzle({ client, schema }) as unknown as Db;
+    const db = drizzle({ client, schema, ...(opts.logger && { logger: opts.logger }) }) as unknown as Db;
     return {
       db,
       kind: 'pglite',
@@ -106,10 +107,10 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
   }
 }
 
-export async function openPostgres(url: string, opts: { max?: number } = {}): Promise<Database> {
+export async function openPostgres(url: string, opts: { max?: number; logger?: Logger } = {}): Promise<Database> {
   const [{ default: postgres }, { drizzle }] = await Promise.all([import('postgres'), import('drizzle-orm/postgres-js')]);
   const client = postgres(url, { max: opts.max ?? 10, onnotice: () => {}, connection: { application_name: 'meeting-notes' } });
-  const db = drizzle({ client, schema }) as unknown as Db;
+  const db = drizzle({ client, schema, ...(opts.logger && { logger: opts.logger }) }) as unknown as Db;
   const safeUrl = new URL(url);
   safeUrl.password = '';
   return {

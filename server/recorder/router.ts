@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PLATFORMS } from '../db/schema';
 import { SummarySchema } from '../notes/summary';
-import { uuidPathParam } from '../rest/params';
+import { enumParam, noCoerce, uuidPathParam } from '../rest/params';
 import { restProcedure, router } from '../rest/trpc';
 import { createMeeting } from './create-meeting';
 import { storeSummary } from './store-summary';
@@ -18,8 +18,8 @@ const SegmentInput = z
   .object({
     speaker: z.string({ error: 'speaker must be a string' }),
     content: z.string({ error: 'content must be a string' }),
-    start_time: z.number({ error: 'start_time must be a number of seconds' }).min(0, { error: 'start_time must not be negative' }),
-    end_time: z.number({ error: 'end_time must be a number of seconds or null' }).nullable().optional(),
+    start_time: noCoerce(z.number({ error: 'start_time must be a number of seconds' }).min(0, { error: 'start_time must not be negative' })),
+    end_time: noCoerce(z.number({ error: 'end_time must be a number of seconds or null' })).nullable().optional(),
   })
   .refine((s) => s.end_time == null || s.end_time >= s.start_time, {
     error: 'end_time must not be earlier than start_time',
@@ -35,7 +35,7 @@ export const recorderRouter = router({
     .input(
       z.object({
         title: z.string({ error: 'title must be a string or null' }).max(500).nullable().optional(),
-        platform: z.enum(PLATFORMS, { error: `platform must be one of ${PLATFORMS.join(', ')}` }),
+        platform: enumParam(PLATFORMS, 'platform'),
         started_at: dateTime('started_at').optional(),
         language: z.string({ error: 'language must be a string' }).trim().min(2).max(35).optional(),
       }),
@@ -59,12 +59,12 @@ export const recorderRouter = router({
       z.object({
         id: uuidPathParam,
         ended_at: dateTime('ended_at').optional(),
-        duration_seconds: z.number({ error: 'duration_seconds must be a whole number' }).int().min(0).optional(),
+        duration_seconds: noCoerce(z.number({ error: 'duration_seconds must be a whole number of seconds' }).int().min(0)).optional(),
         segments: z
           .array(SegmentInput, { error: 'segments must be an array' })
           .min(1, { error: 'segments must hold 1 to 10000 segments' })
           .max(10_000, { error: 'segments must hold 1 to 10000 segments' }),
-        generate_summary: z.boolean({ error: 'generate_summary must be true or false' }).optional(),
+        generate_summary: noCoerce(z.boolean({ error: 'generate_summary must be true or false' })).optional(),
       }),
     )
     .output(Created)

@@ -1,10 +1,24 @@
 import { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler, type OpenApiRouter } from 'trpc-to-openapi';
+import { AppError } from '../errors';
 import type { RestMeta } from './trpc';
 
 export type DispatchResult = { response: Response } | { error: unknown };
 
-type ProcedureRecord = Record<string, { _def: { meta?: Partial<RestMeta> } }>;
+type ProcedureRecord = Record<string, { _def: { meta?: Partial<RestMeta>; inputs?: unknown[] } }>;
+
+/** Names of every top-level input field of the router's procedures (transform pipes unwrapped). */
+function inputFieldNames(procedures: ProcedureRecord): Set<string> {
+  const names = new Set<string>();
+  for (const procedure of Object.values(procedures)) {
+    for (const input of procedure._def.inputs ?? []) {
+      let schema = input as { _zod?: { def: { type: string; in?: unknown; shape?: Record<string, unknown> } } };
+      while (schema?._zod?.def.type === 'pipe') schema = schema._zod.def.in as typeof schema;
+      for (const name of Object.keys(schema?._zod?.def.shape ?? {})) names.add(name);
+    }
+  }
+  return names;
+}
 
 /**
  * Runs a request through trpc-to-openapi's handler for one router. The handler is built once
@@ -17,6 +31,7 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
   const contexts = new WeakMap<object, TContext>();
   const errors = new WeakMap<object, unknown>();
   const procedures = router._def.procedures as unknown as ProcedureRecord;
+  const knownParams = inputFieldNames(procedures);
 
   const handle = createOpenApiNodeHttpHandler({
     router,
@@ -32,6 +47,12 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
 
   return async function dispatch(request: Request, ctx: TContext, body: unknown): Promise<DispatchResult> {
     const url = new URL(request.url);
+    // D2: a parameter given twice is malformed (unknown ones are ignored, however often they come).
+    for (const name of new Set(url.searchParams.keys())) {
+      if (knownParams.has(name) && url.searchParams.getAll(name).length > 1) {
+        return { error: new AppError('invalid_request', `${name} must be given once`) };
+      }
+    }
     url.pathname = url.pathname.slice(prefix.length) || '/';
     const req = new Proxy(request, {
       get(target, prop) {

@@ -75,7 +75,9 @@ export function buildOpenApiDocument(
     baseUrl: opts.baseUrl,
     securitySchemes: { ApiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' } },
   }) as Json;
-  doc.components.schemas = { ...doc.components.schemas, Error: ERROR_SCHEMAS[form] };
+  // trpc-to-openapi's own error shapes never reach a client: replace them with the form's.
+  const schemas = Object.entries(doc.components.schemas ?? {}).filter(([name]) => !name.startsWith('error.'));
+  doc.components.schemas = { ...Object.fromEntries(schemas), Error: ERROR_SCHEMAS[form] };
   const errorResponse = (code: ErrorCode, headers: Json) => ({
     description: DESCRIPTIONS[code],
     headers,

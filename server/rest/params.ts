@@ -11,15 +11,15 @@ export const limitParam = (max: number, fallback: number) =>
     .int({ error: 'limit must be an integer' })
     .min(1, { error: `limit must be between 1 and ${max}` })
     .max(max, { error: `limit must be between 1 and ${max}` })
-    .optional()
-    .meta({ description: `Page size, 1 to ${max} (default ${fallback}).` });
+    .meta({ description: `Page size, 1 to ${max} (default ${fallback}).` })
+    .optional();
 
 /** ISO 8601 date-time with Z or an offset (D4). */
 export const dateTimeParam = (name: string, description: string) =>
   z.iso
     .datetime({ offset: true, error: `${name} must be an ISO 8601 date-time with Z or an offset, e.g. 2026-01-31T09:00:00Z` })
-    .optional()
-    .meta({ description });
+    .meta({ description })
+    .optional();
 
 /** A UUID in a path; any 8-4-4-4-12 hex string is well-formed, the rest is a 400 (D2). */
 export const uuidPathParam = z.guid({ error: 'id must be a UUID' }).meta({ description: 'The UUID of the resource.' });
@@ -33,3 +33,29 @@ export const requiredText = (name: string) =>
     .string({ error: `${name} is required` })
     .trim()
     .refine((v) => v.length > 0, { error: `${name} is required`, params: MALFORMED });
+
+/**
+ * trpc-to-openapi coerces the number and boolean fields of every input, JSON bodies included
+ * ("5" → 5, "false" → true). In a body that hides type errors (D2), so body fields are wrapped:
+ * it does not look inside a pipe.
+ */
+export const noCoerce = <T extends z.ZodType>(schema: T) => schema.pipe(z.custom<z.output<T>>(() => true));
+
+/**
+ * An enum parameter: a missing or non-string value is malformed (400), a string outside the
+ * enum is well-formed but unacceptable (422). z.enum alone reports both as invalid_value.
+ */
+export const enumParam = <const V extends readonly [string, ...string[]]>(values: V, name: string) =>
+  z.preprocess(
+    (value, ctx) => {
+      if (typeof value === 'string') return value;
+      ctx.addIssue({
+        code: 'invalid_type',
+        expected: 'string',
+        input: value,
+        message: value === undefined ? `${name} is required` : `${name} must be a string`,
+      });
+      return z.NEVER;
+    },
+    z.enum(values, { error: `${name} must be one of ${values.join(', ')}` }),
+  );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PLATFORMS } from '../../db/schema';
 import type { ListNotesQuery } from '../../notes/list-notes';
-import { dateTimeParam, limitParam, MALFORMED } from '../params';
+import { dateTimeParam, enumParam, limitParam, MALFORMED } from '../params';
 import { decodeCursor } from './cursor';
 
 // Form A's wire shapes (SPEC 2.1-2.3, 4.1-4.3; D5, D6).
@@ -51,8 +51,8 @@ export const NoteListA = z
 export const listNotesInputA = z
   .object({
     limit: limitParam(100, 20),
-    cursor: z.string().optional().meta({ description: 'The opaque next_cursor of the previous page.' }),
-    platform: z.enum(PLATFORMS, { error: `platform must be one of ${PLATFORMS.join(', ')}` }).optional(),
+    cursor: z.string().meta({ description: 'The opaque next_cursor of the previous page.' }).optional(),
+    platform: enumParam(PLATFORMS, 'platform').optional(),
     created_after: dateTimeParam('created_after', 'Only notes created at or after this time (inclusive).'),
     created_before: dateTimeParam('created_before', 'Only notes created before this time (exclusive).'),
   })

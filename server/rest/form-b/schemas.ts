@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Platform } from '../../db/schema';
 import type { ListNotesQuery } from '../../notes/list-notes';
 import { SummarySchema } from '../../notes/summary';
-import { dateTimeParam, limitParam, MALFORMED } from '../params';
+import { dateTimeParam, enumParam, limitParam, MALFORMED } from '../params';
 
 // Form B's wire shapes (SPEC 2.1, 2.2, 2.4, 4.1, 4.2; D5, D6).
 
@@ -51,11 +51,8 @@ const PLATFORM_FILTER_B: Record<(typeof PLATFORMS_B)[number], Platform[]> = {
 export const listNotesInputB = z
   .object({
     limit: limitParam(100, 20),
-    cursor: z
-      .string()
-      .optional()
-      .meta({ description: 'The next_cursor of the previous page (a timestamp).' }),
-    platform: z.enum(PLATFORMS_B, { error: `platform must be one of ${PLATFORMS_B.join(', ')}` }).optional(),
+    cursor: z.string().meta({ description: 'The next_cursor of the previous page (a timestamp).' }).optional(),
+    platform: enumParam(PLATFORMS_B, 'platform').optional(),
     created_after: dateTimeParam('created_after', 'Only notes created at or after this time (inclusive).'),
     created_before: dateTimeParam('created_before', 'Only notes created at or before this time (inclusive).'),
   })

@@ -1,0 +1,63 @@
+// Playwright's web server: a fresh database, a few accounts made with the admin CLI, then
+// `npm start` exactly as a new user runs it, its stdout kept in e2e/.state/server.log.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { STATE_DIR, type E2eState } from './state';
+
+const root = path.resolve(import.meta.dirname, '..');
+fs.rmSync(STATE_DIR, { recursive: true, force: true });
+fs.mkdirSync(STATE_DIR, { recursive: true });
+
+const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
+let dropDatabase: (() => Promise<void>) | undefined;
+const serverUrl = process.env.TEST_DATABASE_URL;
+let state: Omit<E2eState, 'accounts'>;
+if (serverUrl) {
+  const name = `mn_e2e_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  env.DATABASE_URL = url.toString();
+  delete env.DATA_DIR;
+  dropDatabase = async () => {
+    const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    await sql.unsafe(`drop database if exists ${name} with (force)`);
+    await sql.end();
+  };
+  state = { database: 'postgres', databaseUrl: env.DATABASE_URL, serverLog: path.join(STATE_DIR, 'server.log') };
+} else {
+  env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'mn-e2e-'));
+  delete env.DATABASE_URL;
+  state = { database: 'pglite', dataDir: env.DATA_DIR, serverLog: path.join(STATE_DIR, 'server.log') };
+}
+
+function admin(...args: string[]): Record<string, string> {
+  const result = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['scripts/admin.ts', ...args], { cwd: root, env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`admin ${args.join(' ')} failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as Record<string, string>;
+}
+
+// PostgreSQL is never seeded, so the tests' account is made with the admin CLI. On PGlite the
+// tests use the demo account that the first `npm start` seeds and prints, as a new user would.
+const accounts: E2eState['accounts'] = {};
+if (serverUrl) {
+  accounts.main = admin('account:create', '--email', 'main@e2e.test', '--plan', 'pro', '--early-access') as { api_key: string };
+}
+fs.writeFileSync(path.join(STATE_DIR, 'state.json'), JSON.stringify({ ...state, accounts }, null, 2));
+
+const log = fs.openSync(state.serverLog, 'w');
+const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['scripts/start.ts'], { cwd: root, env, stdio: ['ignore', log, 'inherit'] });
+const stop = (signal: NodeJS.Signals) => child.kill(signal);
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
+child.on('exit', async (code) => {
+  await dropDatabase?.().catch(() => {});
+  if (state.dataDir) fs.rmSync(state.dataDir, { recursive: true, force: true });
+  process.exit(code ?? 0);
+});

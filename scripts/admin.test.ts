@@ -1,0 +1,313 @@
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, createApiKey, verifyPassword } from '../server/accounts/accounts';
+import { migrateDatabase, openPglite, openPostgres, type Database } from '../server/db/client';
+import { accounts, apiKeys, PLATFORMS } from '../server/db/schema';
+import { createAppHandlers } from '../server/http/app-handlers';
+
+// D17: the admin command line, run for real as a subprocess against a database of its own.
+// PGlite: a fresh DATA_DIR. PostgreSQL (TEST_DATABASE_URL): a fresh database on that server.
+
+const ROOT = path.resolve(__dirname, '..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const serverUrl = process.env.TEST_DATABASE_URL;
+const CLI_TIMEOUT = 120_000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const API_KEY = /^mnk_[0-9A-Za-z]{40}$/;
+
+let dataDir: string;
+let databaseUrl: string | undefined;
+let databaseName: string | undefined;
+let emails = 0;
+const email = (label: string) => `${label}-${++emails}-${Date.now()}@example.com`;
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mn-admin-test-'));
+  if (serverUrl) {
+    databaseName = `mn_admin_${randomBytes(6).toString('hex')}`;
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${databaseName}`);
+    await admin.end();
+    const url = new URL(serverUrl);
+    url.pathname = `/${databaseName}`;
+    databaseUrl = url.toString();
+  }
+  // Nothing is migrated here: the first CLI run (account:create, first in this file) meets a
+  // fresh database and has to apply the migrations itself (D17).
+});
+
+afterAll(async () => {
+  if (databaseName) {
+    const admin = postgres(serverUrl!, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`drop database if exists ${databaseName} with (force)`);
+    await admin.end();
+  }
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `tsx scripts/admin.ts ...args` in /work/main, pointed at this file's database. */
+function admin(args: string[]): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+  delete env.DATABASE_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, ['scripts/admin.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Exit 0 and exactly one JSON object on one line of stdout. */
+function jsonResult(run: Run): Record<string, unknown> {
+  expect(run.code, run.stderr).toBe(0);
+  const lines = run.stdout.split('\n');
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toBe('');
+  const value = JSON.parse(lines[0]!);
+  expect(typeof value).toBe('object');
+  expect(Array.isArray(value)).toBe(false);
+  expect(value).not.toBeNull();
+  return value;
+}
+
+/** Exit non-zero, nothing on stdout, a message on stderr. */
+function failure(run: Run): string {
+  expect(run.code).not.toBe(0);
+  expect(run.code).not.toBeNull();
+  expect(run.stdout).toBe('');
+  expect(run.stderr.trim()).not.toBe('');
+  expect(run.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace
+  return run.stderr;
+}
+
+async function openDatabase(): Promise<Database> {
+  const database = databaseUrl ? await openPostgres(databaseUrl, { max: 2 }) : await openPglite(dataDir);
+  try {
+    await migrateDatabase(database);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  return database;
+}
+
+/** Opens the CLI's database in this process (only while no CLI runs: PGlite is single-process), then closes it. */
+async function withDb<T>(fn: (database: Database) => Promise<T>): Promise<T> {
+  const database = await openDatabase();
+  try {
+    return await fn(database);
+  } finally {
+    await database.close();
+  }
+}
+
+/** GET /v1/notes through the real handlers over the CLI's database. */
+async function listNotes(database: Database, key: string, query = '') {
+  const handlers = createAppHandlers({ getDatabase: async () => database });
+  const res = await handlers.v1(new Request(`http://x/v1/notes${query}`, { headers: { authorization: `Bearer ${key}` } }));
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  return { status: res.status, json: (await res.json()) as any };
+}
+
+async function setupAccount(opts: { earlyAccess?: boolean; form?: 'A' | 'B' } = {}) {
+  return withDb(async ({ db }) => {
+    const account = await createAccount(db, { email: email('setup'), plan: 'pro', earlyAccess: opts.earlyAccess ?? true });
+    const { key, plaintext } = await createApiKey(db, { accountId: account.id, form: opts.form ?? 'A' });
+    return { accountId: account.id, email: account.email, keyId: key.id, key: plaintext };
+  });
+}
+
+describe('admin CLI (D17)', () => {
+  it(
+    'D17: account:create --email --plan pro --early-access --form B prints one JSON object {account_id,email,key_id,api_key,form} and the key works',
+    async () => {
+      const address = email('create');
+      const out = jsonResult(await admin(['account:create', '--email', address, '--plan', 'pro', '--early-access', '--form', 'B']));
+      expect(out).toStrictEqual({
+        account_id: expect.stringMatching(UUID),
+        email: address,
+        key_id: expect.stringMatching(UUID),
+        api_key: expect.stringMatching(API_KEY),
+        form: 'B',
+      });
+      expect(Object.keys(out)).toStrictEqual(['account_id', 'email', 'key_id', 'api_key', 'form']);
+
+      await withDb(async (database) => {
+        const [account] = await database.db.select().from(accounts).where(eq(accounts.id, out.account_id as string));
+        expect(account).toMatchObject({ email: address, plan: 'pro', earlyAccess: true });
+        const [key] = await database.db.select().from(apiKeys).where(eq(apiKeys.id, out.key_id as string));
+        // D15: only the hash, the prefix and the last four characters are stored.
+        expect(key).toMatchObject({
+          accountId: out.account_id,
+          form: 'B',
+          keyHash: createHash('sha256').update(out.api_key as string).digest('hex'),
+          prefix: (out.api_key as string).slice(0, 8),
+          lastFour: (out.api_key as string).slice(-4),
+          revokedAt: null,
+        });
+        // D1, D15: a Form B key of an early-access account: a Form B empty page.
+        const res = await listNotes(database, out.api_key as string);
+        expect(res).toStrictEqual({ status: 200, json: { data: [], next_cursor: null, has_more: false } });
+      });
+    },
+    CLI_TIMEOUT,
+  );
+
+  it(
+    'D17: account:create with an email that exists already exits non-zero, message on stderr, nothing on stdout',
+    async () => {
+      const existing = await setupAccount();
+      const stderr = failure(await admin(['account:create', '--email', existing.email.toUpperCase(), '--plan', 'pro']));
+      expect(stderr).toMatch(/already exists/i);
+      await withDb(async ({ db }) => {
+        const rows = await db.select().from(accounts);
+        expect(rows.filter((a) => a.email.toLowerCase() === existing.email.toLowerCase())).toHaveLength(1);
+      });
+    },
+    CLI_TIMEOUT,
+  );
+
+  it(
+    'D17, D15: account:update --account ID --plan enterprise --daily-limit 500 --early-access false updates the account; its key then gets 403',
+    async () => {
+      const setup = await setupAccount();
+      const out = jsonResult(
+        await admin(['account:update', '--account', setup.accountId, '--plan', 'enterprise', '--daily-limit', '500', '--early-access', 'false']),
+      );
+      expect(out).toMatchObject({ account_id: setup.accountId });
+      await withDb(async (database) => {
+        const [account] = await database.db.select().from(accounts).where(eq(accounts.id, setup.accountId));
+        expect(account).toMatchObject({ email: setup.email, plan: 'enterprise', dailyLimit: 500, earlyAccess: false });
+        const res = await listNotes(database, setup.key);
+        expect(res).toStrictEqual({ status: 403, json: { error: { code: 'forbidden', message: expect.any(String) } } });
+      });
+    },
+    CLI_TIMEOUT,
+  );
+
+  it(
+    'D17, D21: key:create --account ID --form A --name ci → {key_id,api_key,form}; with PGlite it is refused ("in use by another process") while another process holds the data folder, and works once that closes',
+    async () => {
+      const setup = await setupAccount();
+      const args = ['key:create', '--account', setup.accountId, '--form', 'A', '--name', 'ci'];
+
+      if (!serverUrl) {
+        const held = await openPglite(dataDir);
+        let blocked: Run;
+        try {
+          blocked = await admin(args);
+        } finally {
+          await held.close();
+        }
+        expect(failure(blocked)).toContain('in use by another process');
+        await withDb(async ({ db }) => {
+          expect(await db.select().from(apiKeys).where(eq(apiKeys.accountId, setup.accountId))).toHaveLength(1);
+        });
+      }
+
+      const out = jsonResult(await admin(args));
+      expect(out).toStrictEqual({ key_id: expect.stringMatching(UUID), api_key: expect.stringMatching(API_KEY), form: 'A' });
+      expect(Object.keys(out)).toStrictEqual(['key_id', 'api_key', 'form']);
+      expect(out.api_key).not.toBe(setup.key);
+      await withDb(async (database) => {
+        const [key] = await database.db.select().from(apiKeys).where(eq(apiKeys.id, out.key_id as string));
+        expect(key).toMatchObject({ accountId: setup.accountId, form: 'A', name: 'ci', revokedAt: null });
+        const res = await listNotes(database, out.api_key as string);
+        expect(res).toStrictEqual({ status: 200, json: { data: [], next_cursor: null, has_more: false } });
+      });
+    },
+    CLI_TIMEOUT * 2,
+  );
+
+  it(
+    'D17, SPEC 5.4: key:revoke --key ID → {"key_id","revoked":true}; the key then gets 401 invalid_api_key',
+    async () => {
+      const setup = await setupAccount();
+      const out = jsonResult(await admin(['key:revoke', '--key', setup.keyId]));
+      expect(out).toStrictEqual({ key_id: setup.keyId, revoked: true });
+      await withDb(async (database) => {
+        const res = await listNotes(database, setup.key);
+        expect(res).toStrictEqual({ status: 401, json: { error: { code: 'invalid_api_key', message: expect.any(String) } } });
+      });
+    },
+    CLI_TIMEOUT,
+  );
+
+  it.each([
+    ['an unknown command', ['frobnicate', '--email', 'bad-command@example.com'], /Unknown command/, /Usage/],
+    ['--plan gold', ['account:create', '--email', 'bad-plan@example.com', '--plan', 'gold'], /--plan/, /free/],
+    ['--form C', ['account:create', '--email', 'bad-form@example.com', '--form', 'C'], /--form/, /A or B/],
+    ['a missing --email', ['account:create', '--plan', 'pro'], /--email/, /Usage/],
+    ['a malformed --account', ['account:update', '--account', 'not-a-uuid', '--plan', 'pro'], /--account/, /UUID/i],
+  ])(
+    'D17: %s exits non-zero with a message on stderr, stdout empty, nothing created',
+    async (_label, args, message, detail) => {
+      const before = await withDb(({ db }) => db.select({ id: accounts.id }).from(accounts));
+      const stderr = failure(await admin(args));
+      expect(stderr).toMatch(message);
+      expect(stderr).toMatch(detail);
+      // A refused command changes nothing: no account appears (e.g. none for the email it named).
+      await withDb(async ({ db }) => {
+        const after = await db.select({ id: accounts.id, email: accounts.email }).from(accounts);
+        expect(after.filter((a) => !before.some((b) => b.id === a.id))).toStrictEqual([]);
+      });
+    },
+    CLI_TIMEOUT,
+  );
+
+  it(
+    'D17: seed → {account_id,email,password,key_id,api_key} with progress on stderr; its key lists 12 notes on every platform',
+    async () => {
+      const run = await admin(['seed']);
+      const out = jsonResult(run);
+      expect(out).toMatchObject({
+        account_id: expect.stringMatching(UUID),
+        email: expect.stringMatching(/@/),
+        password: expect.any(String),
+        key_id: expect.stringMatching(UUID),
+        api_key: expect.stringMatching(API_KEY),
+        notes: 12,
+      });
+      expect((out.password as string).length).toBeGreaterThanOrEqual(8);
+      expect(run.stderr.trim()).not.toBe('');
+      expect(run.stderr).not.toContain(out.api_key as string);
+
+      // After the CLI has exited: the same database, through the real /v1 handlers.
+      await withDb(async (database) => {
+        const [account] = await database.db.select().from(accounts).where(eq(accounts.id, out.account_id as string));
+        expect(account).toMatchObject({ email: out.email, earlyAccess: true });
+        expect(await verifyPassword(out.password as string, account!.passwordHash!)).toBe(true);
+
+        const res = await listNotes(database, out.api_key as string, '?limit=100');
+        expect(res.status).toBe(200);
+        expect(res.json).toMatchObject({ next_cursor: null, has_more: false });
+        const notes = res.json.data as { id: string; platform: string; transcript: unknown[]; created_at: string }[];
+        expect(notes).toHaveLength(12);
+        expect(new Set(notes.map((n) => n.id)).size).toBe(12);
+        expect([...new Set(notes.map((n) => n.platform))].sort()).toStrictEqual([...PLATFORMS].sort());
+        for (const note of notes) expect(note.transcript.length).toBeGreaterThan(0);
+        // SPEC 4.1: newest first.
+        const created = notes.map((n) => n.created_at);
+        expect(created).toStrictEqual([...created].sort().reverse());
+      });
+    },
+    CLI_TIMEOUT,
+  );
+});

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { EnvError, parseEnv } from './env';
+
+/** parseEnv's EnvError, or a failure when it parses. */
+function envError(source: Record<string, string | undefined>): EnvError {
+  try {
+    parseEnv(source);
+  } catch (err) {
+    expect(err).toBeInstanceOf(EnvError);
+    return err as EnvError;
+  }
+  throw new Error(`parseEnv accepted ${JSON.stringify(source)}`);
+}
+
+describe('parseEnv (D21 configuration)', () => {
+  it('D21, D11, D20: defaults with an empty environment', () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({
+      DATA_DIR: './.data',
+      PORT: 3000,
+      WEBHOOK_RETRY_DELAYS: [30, 300, 1800],
+      WEBHOOK_TIMEOUT_MS: 10000,
+      WORKER: true,
+      WORKER_INTERVAL_MS: 1000,
+      WEBHOOK_ALLOW_PRIVATE_URLS: false,
+    });
+    // D21: no DATABASE_URL means the embedded PGlite database in DATA_DIR.
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.CRON_SECRET).toBeUndefined();
+  });
+
+  it('D21: explicit settings are read', () => {
+    expect(
+      parseEnv({
+        DATABASE_URL: 'postgres://u:p@db.example.com:5432/notes',
+        DATA_DIR: '/var/lib/notes',
+        PORT: '8080',
+        WEBHOOK_RETRY_DELAYS: '1,2,3',
+        WEBHOOK_TIMEOUT_MS: '2500',
+        WORKER: 'off',
+        WORKER_INTERVAL_MS: '250',
+      }),
+    ).toMatchObject({
+      DATABASE_URL: 'postgres://u:p@db.example.com:5432/notes',
+      DATA_DIR: '/var/lib/notes',
+      PORT: 8080,
+      WEBHOOK_RETRY_DELAYS: [1, 2, 3],
+      WEBHOOK_TIMEOUT_MS: 2500,
+      WORKER: false,
+      WORKER_INTERVAL_MS: 250,
+    });
+    expect(parseEnv({ WORKER: 'on' }).WORKER).toBe(true);
+    expect(parseEnv({ DATABASE_URL: 'postgresql://localhost/notes' }).DATABASE_URL).toBe('postgresql://localhost/notes');
+  });
+
+  it.each([
+    ['two numbers', '30,300'],
+    ['one number', '30'],
+    ['four numbers', '30,300,1800,5'],
+    ['letters', 'a,b,c'],
+    ['a negative number', '30,300,-5'],
+    ['a fraction', '30,300,1.5'],
+    ['an empty element', '30,,1800'],
+    ['a trailing comma', '30,300,1800,'],
+    ['units', '30s,5m,30m'],
+    ['semicolons', '30;300;1800'],
+  ])('D11: WEBHOOK_RETRY_DELAYS must be exactly three integers: refuses %s (%s)', (_label, value) => {
+    const err = envError({ WEBHOOK_RETRY_DELAYS: value });
+    expect(err.message).toContain('WEBHOOK_RETRY_DELAYS');
+    expect(err.problems.length).toBe(1);
+  });
+
+  it.each(['true', '1'])('D12: WEBHOOK_ALLOW_PRIVATE_URLS=%s is refused with VERCEL_ENV=production', (value) => {
+    const err = envError({ WEBHOOK_ALLOW_PRIVATE_URLS: value, VERCEL_ENV: 'production', CRON_SECRET: 's3cret' });
+    expect(err.message).toContain('WEBHOOK_ALLOW_PRIVATE_URLS');
+    expect(err.message).toContain('VERCEL_ENV');
+  });
+
+  it('D12: WEBHOOK_ALLOW_PRIVATE_URLS=true is accepted outside production', () => {
+    expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }).WEBHOOK_ALLOW_PRIVATE_URLS).toBe(true);
+    expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', VERCEL_ENV: 'preview' }).WEBHOOK_ALLOW_PRIVATE_URLS).toBe(true);
+    expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false', VERCEL_ENV: 'production', CRON_SECRET: 's' }).WEBHOOK_ALLOW_PRIVATE_URLS).toBe(false);
+  });
+
+  it.each([
+    ['unset', undefined],
+    ['empty', ''],
+    ['blank', '   '],
+  ])('D20: VERCEL_ENV=production without CRON_SECRET (%s) is refused', (_label, secret) => {
+    const err = envError({ VERCEL_ENV: 'production', CRON_SECRET: secret });
+    expect(err.message).toContain('CRON_SECRET');
+  });
+
+  it('D20: VERCEL_ENV=production with CRON_SECRET starts; CRON_SECRET is optional elsewhere', () => {
+    expect(parseEnv({ VERCEL_ENV: 'production', CRON_SECRET: 's3cret' }).CRON_SECRET).toBe('s3cret');
+    expect(parseEnv({ VERCEL_ENV: 'preview' }).CRON_SECRET).toBeUndefined();
+  });
+
+  it('D12, D20: both production problems are reported together', () => {
+    const err = envError({ VERCEL_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    expect(err.problems).toHaveLength(2);
+    expect(err.message).toContain('WEBHOOK_ALLOW_PRIVATE_URLS');
+    expect(err.message).toContain('CRON_SECRET');
+  });
+
+  it.each([
+    ['mysql', 'mysql://u:p@localhost/notes'],
+    ['sqlite path', 'file:./notes.db'],
+    ['no scheme', 'localhost:5432/notes'],
+    ['http', 'http://localhost:5432/notes'],
+  ])('D21: DATABASE_URL with a bad scheme (%s) is refused', (_label, url) => {
+    const err = envError({ DATABASE_URL: url });
+    expect(err.message).toContain('DATABASE_URL');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '-1'],
+    ['WEBHOOK_TIMEOUT_MS', '1.5'],
+    ['WORKER_INTERVAL_MS', 'soon'],
+    ['WORKER', 'maybe'],
+    ['WEBHOOK_ALLOW_PRIVATE_URLS', 'yes please'],
+  ])('D21: a bad %s (%s) is refused with a message naming the variable', (name, value) => {
+    const err = envError({ [name]: value });
+    expect(err.message).toContain(name);
+  });
+});

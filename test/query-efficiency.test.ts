@@ -1,0 +1,112 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMeeting } from '../server/recorder/create-meeting';
+import { storeTranscript } from '../server/recorder/store-transcript';
+import { startTestApp, type TestApp } from './test-app';
+
+// Issue 2, item 3: a page of notes takes a fixed number of SQL round trips (no N+1), and every
+// list and lookup query can be served by an index.
+
+const captured: { query: string; params: unknown[] }[] = [];
+let capturing = false;
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp({
+    logger: {
+      logQuery(query, params) {
+        if (capturing) captured.push({ query, params });
+      },
+    },
+  });
+});
+afterAll(() => app?.close());
+
+async function addNotes(accountId: string, count: number, segments: number) {
+  for (let i = 0; i < count; i++) {
+    const { id } = await createMeeting(app.db, accountId, { title: `Meeting ${i}`, platform: i % 2 ? 'zoom' : 'microphone' });
+    await storeTranscript(app.db, accountId, id, {
+      durationSeconds: segments * 5,
+      segments: Array.from({ length: segments }, (_, s) => ({ speaker: `S${s % 3}`, content: `Line ${s} of meeting ${i}`, startTime: s * 5, endTime: s * 5 + 4 })),
+    });
+  }
+}
+
+async function capture(fn: () => Promise<unknown>) {
+  captured.length = 0;
+  capturing = true;
+  try {
+    await fn();
+  } finally {
+    capturing = false;
+  }
+  return [...captured];
+}
+
+describe('SQL round trips and indexes', () => {
+  it('issue 2 item 3: listing 100 notes of 200 segments takes as many queries as listing 2 (no N+1)', async () => {
+    const small = await app.createAccount();
+    const large = await app.createAccount();
+    await addNotes(small.account.id, 2, 200);
+    await addNotes(large.account.id, 100, 200);
+    // Warm up both keys so that the once-a-minute last_used_at write and the pruning of old
+    // rate-limit windows (once per new window) are not counted.
+    await app.request('/v1/notes?limit=1', { key: small.key });
+    await app.request('/v1/notes?limit=1', { key: large.key, form: 'B' });
+
+    let smallBody: any;
+    let largeBody: any;
+    const smallQueries = await capture(async () => {
+      smallBody = (await app.request('/v1/notes?limit=100', { key: small.key })).json;
+    });
+    const largeQueries = await capture(async () => {
+      largeBody = (await app.request('/v1/notes?limit=100', { key: large.key, form: 'B' })).json;
+    });
+    expect(smallBody.data).toHaveLength(2);
+    expect(largeBody.data).toHaveLength(100);
+    expect(largeBody.data.every((n: any) => n.transcript.length === 200)).toBe(true);
+    expect(largeQueries.length).toBe(smallQueries.length);
+    // key lookup, rate-limit counter, the page of notes, their transcripts
+    expect(largeQueries.length).toBe(4);
+  });
+
+  it('issue 2 item 3: every query of a list, filtered list, page and lookup can use an index', async () => {
+    const { account, key } = await app.createAccount();
+    await addNotes(account.id, 3, 5);
+    const page = await app.request('/v1/notes?limit=1', { key });
+    const id = page.json.data[0].id;
+    const queries = await capture(async () => {
+      await app.request('/v1/notes?limit=2', { key });
+      await app.request(`/v1/notes?limit=1&cursor=${page.json.next_cursor}&platform=zoom&created_after=2020-01-01T00:00:00Z&created_before=2100-01-01T00:00:00Z`, { key });
+      await app.request(`/v1/notes?limit=1&platform=phone`, { key, form: 'B' });
+      await app.request(`/v1/notes/${id}`, { key });
+    });
+    const reads = queries.filter((q) => /^\s*select/i.test(q.query));
+    expect(reads.length).toBeGreaterThanOrEqual(8);
+    for (const { query, params } of reads) {
+      const plan = await explainWithoutSeqScan(query, params);
+      expect(plan, `${query}\n${plan}`).not.toMatch(/Seq Scan/);
+    }
+  });
+});
+
+/** The plan with sequential scans priced out: a Seq Scan left in it means no index can serve the query. */
+async function explainWithoutSeqScan(query: string, params: unknown[]): Promise<string> {
+  const client = (app.db as unknown as { $client: any }).$client;
+  const values = params.map((p) => (p instanceof Date ? p.toISOString() : p));
+  if (app.database.kind === 'pglite') {
+    await client.query('set enable_seqscan = off');
+    try {
+      const result = await client.query(`explain ${query}`, values);
+      return result.rows.map((r: any) => r['QUERY PLAN']).join('\n');
+    } finally {
+      await client.query('set enable_seqscan = on');
+    }
+  }
+  return app.db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_seqscan = off`);
+    const reserved = (tx as unknown as { session: { client: any } }).session.client;
+    const rows = await reserved.unsafe(`explain ${query}`, values);
+    return rows.map((r: any) => r['QUERY PLAN']).join('\n');
+  });
+}
