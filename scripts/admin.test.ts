@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApiKey, verifyPassword } from '../server/accounts/accounts';
 import { migrateDatabase, openPglite, openPostgres, type Database } from '../server/db/client';
 import { accounts, apiKeys, PLATFORMS } from '../server/db/schema';
+import { parseEnv } from '../server/env';
 import { createAppHandlers } from '../server/http/app-handlers';
+import { createServices } from '../server/services';
 
 // D17: the admin command line, run for real as a subprocess against a database of its own.
 // PGlite: a fresh DATA_DIR. PostgreSQL (TEST_DATABASE_URL): a fresh database on that server.
@@ -120,7 +122,7 @@ async function withDb<T>(fn: (database: Database) => Promise<T>): Promise<T> {
 
 /** GET /v1/notes through the real handlers over the CLI's database. */
 async function listNotes(database: Database, key: string, query = '') {
-  const handlers = createAppHandlers({ getDatabase: async () => database });
+  const handlers = createAppHandlers({ getDatabase: async () => database, services: createServices(parseEnv({})), cron: { secret: undefined, openWithoutSecret: false } });
   const res = await handlers.v1(new Request(`http://x/v1/notes${query}`, { headers: { authorization: `Bearer ${key}` } }));
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   return { status: res.status, json: (await res.json()) as any };

@@ -5,7 +5,8 @@ import { createAccount, createApiKey, revokeApiKey, updateAccount } from '../ser
 import { DatabaseInUseError, type Db } from '../server/db/client';
 import { openConfiguredDatabase } from '../server/db';
 import { PLANS, type FormName, type Plan } from '../server/db/schema';
-import { EnvError } from '../server/env';
+import { EnvError, getEnv } from '../server/env';
+import { createServices } from '../server/services';
 import { AppError } from '../server/errors';
 import { seedDemo } from '../server/seed/seed-demo';
 
@@ -139,7 +140,7 @@ function commandFor(command: string, values: Flags): (db: Db) => Promise<unknown
     }
     case 'seed':
       return (db) =>
-        seedDemo(db, {
+        seedDemo(db, createServices(getEnv()), {
           onProgress: (done, total) => process.stderr.write(`\rseeding demo notes ${done}/${total}${done === total ? '\n' : ''}`),
         });
     default:

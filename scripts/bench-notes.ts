@@ -9,6 +9,10 @@ import { serveNode } from '../server/http/serve-node';
 import { createMeeting } from '../server/recorder/create-meeting';
 import { storeTranscript } from '../server/recorder/store-transcript';
 import { createTestDatabase } from '../test/test-database';
+import { createServices } from '../server/services';
+import { getEnv } from '../server/env';
+
+const services = createServices(getEnv());
 
 const { values } = parseArgs({
   options: { notes: { type: 'string', default: '1000' }, segments: { type: 'string', default: '200' }, runs: { type: 'string', default: '20' } },
@@ -37,7 +41,7 @@ async function bench(label: string, database: Database) {
   const started = performance.now();
   for (let i = 0; i < NOTES; i++) {
     const { id } = await createMeeting(database.db, account.id, { title: `Bench meeting ${i}`, platform: 'zoom' });
-    await storeTranscript(database.db, account.id, id, {
+    await storeTranscript(database.db, services, account.id, id, {
       durationSeconds: SEGMENTS * 6,
       segments: Array.from({ length: SEGMENTS }, (_, s) => ({
         speaker: `Speaker ${s % 4}`,
@@ -51,7 +55,7 @@ async function bench(label: string, database: Database) {
   const ingestSeconds = (performance.now() - started) / 1000;
   process.stderr.write('\n');
 
-  const handlers = createAppHandlers({ getDatabase: async () => database });
+  const handlers = createAppHandlers({ getDatabase: async () => database, services, cron: { secret: undefined, openWithoutSecret: false } });
   const server = await serveNode((p) => routeFor(handlers, p));
   try {
     const page = await timeRequests(`${server.url}/v1/notes?limit=100`, key, RUNS);

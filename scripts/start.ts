@@ -8,6 +8,7 @@ import { openConfiguredDatabase } from '../server/db';
 import { accounts } from '../server/db/schema';
 import { EnvError, getEnv } from '../server/env';
 import { seedDemo } from '../server/seed/seed-demo';
+import { createServices } from '../server/services';
 
 const root = path.resolve(import.meta.dirname, '..');
 const SOURCES = ['app', 'server', 'components', 'drizzle', 'package.json', 'next.config.mjs', 'instrumentation.ts'];
@@ -41,7 +42,7 @@ async function prepareDatabase() {
     if (database.kind !== 'pglite') return;
     const [row] = await database.db.select({ n: count() }).from(accounts);
     if ((row?.n ?? 0) > 0) return;
-    const demo = await seedDemo(database.db);
+    const demo = await seedDemo(database.db, createServices(env));
     const base = `http://localhost:${env.PORT}`;
     console.log(
       [

@@ -58,9 +58,36 @@ const envSchema = z
     WEBHOOK_ALLOW_PRIVATE_URLS: bool,
     SMTP_URL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
     EMAIL_FROM: z.string().optional().transform((v) => (v?.trim() ? v.trim() : 'Meeting Notes <no-reply@localhost>')),
+    EMBEDDINGS_PROVIDER: z.enum(['local', 'openai', '']).optional().transform((v) => v || 'local'),
+    EMBEDDINGS_BASE_URL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
+    EMBEDDINGS_API_KEY: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
+    EMBEDDINGS_MODEL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
+    EMBEDDINGS_DIMENSIONS: positiveInt('EMBEDDINGS_DIMENSIONS', 384),
+    SEARCH_EXACT_MAX_ROWS: positiveInt('SEARCH_EXACT_MAX_ROWS', 20_000),
+    LLM_BASE_URL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
+    LLM_API_KEY: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
+    LLM_MODEL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent', '']).optional().transform((v) => v || 'info'),
   })
   .superRefine((env, ctx) => {
+    if (env.EMBEDDINGS_PROVIDER === 'openai') {
+      if (!env.EMBEDDINGS_BASE_URL || !/^https?:\/\//.test(env.EMBEDDINGS_BASE_URL)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['EMBEDDINGS_BASE_URL'],
+          message: 'EMBEDDINGS_PROVIDER=openai needs EMBEDDINGS_BASE_URL, an http(s) URL such as https://api.openai.com/v1 (D19)',
+        });
+      }
+      if (!env.EMBEDDINGS_MODEL) {
+        ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_MODEL'], message: 'EMBEDDINGS_PROVIDER=openai needs EMBEDDINGS_MODEL, e.g. text-embedding-3-small (D19)' });
+      }
+    }
+    if (env.EMBEDDINGS_DIMENSIONS > 2000) {
+      ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_DIMENSIONS'], message: 'EMBEDDINGS_DIMENSIONS must be at most 2000, the most a pgvector HNSW index takes' });
+    }
+    if (env.LLM_MODEL && (!env.LLM_BASE_URL || !/^https?:\/\//.test(env.LLM_BASE_URL))) {
+      ctx.addIssue({ code: 'custom', path: ['LLM_BASE_URL'], message: 'LLM_MODEL is set, so LLM_BASE_URL must be an http(s) URL such as https://api.openai.com/v1 (D18)' });
+    }
     if (env.VERCEL_ENV === 'production' && env.WEBHOOK_ALLOW_PRIVATE_URLS) {
       ctx.addIssue({
         code: 'custom',

@@ -3,13 +3,22 @@ import { createAccount, createApiKey, type Account } from '../server/accounts/ac
 import type { Database } from '../server/db/client';
 import type { FormName, Plan, Platform } from '../server/db/schema';
 import { createAppHandlers, routeFor } from '../server/http/app-handlers';
+import { startWorker, type Worker } from '../server/jobs/worker';
+import { parseEnv } from '../server/env';
+import { createServices, type Services } from '../server/services';
 import { serveNode } from '../server/http/serve-node';
 import { createTestDatabase } from './test-database';
 
 /** The service's real HTTP handlers on a real socket, over a fresh database. */
-export async function startTestApp(opts: { logger?: Logger } = {}) {
+export async function startTestApp(opts: { logger?: Logger; env?: Record<string, string>; services?: Partial<Services>; worker?: boolean } = {}) {
   const database = await createTestDatabase(opts);
-  const handlers = createAppHandlers({ getDatabase: async () => database });
+  let worker: Worker | null = null;
+  // Local embedder and extractive summariser unless a test says otherwise; the worker is
+  // started only by tests that want background work done (summaries, remote embeddings).
+  const services: Services = { ...createServices(parseEnv({ ...opts.env })), ...opts.services, kick: () => worker?.kick() };
+  if (opts.worker) worker = startWorker({ getDatabase: async () => database, services: () => services, intervalMs: 200 });
+  const cron = { secret: opts.env?.CRON_SECRET, openWithoutSecret: false, budgetMs: 5000 };
+  const handlers = createAppHandlers({ getDatabase: async () => database, services, cron });
   const server = await serveNode((path) => routeFor(handlers, path));
   let accounts = 0;
 
@@ -17,7 +26,9 @@ export async function startTestApp(opts: { logger?: Logger } = {}) {
     url: server.url,
     database,
     db: database.db,
+    services,
     async close() {
+      await worker?.stop();
       await server.close();
       await database.close();
     },

@@ -12,6 +12,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  vector,
 } from 'drizzle-orm/pg-core';
 
 // D4: every timestamp is kept at millisecond precision.
@@ -23,6 +24,8 @@ export const FORMS = ['A', 'B'] as const;
 export type FormName = (typeof FORMS)[number];
 export const PLATFORMS = ['meet', 'zoom', 'teams', 'phone', 'microphone'] as const;
 export type Platform = (typeof PLATFORMS)[number];
+/** The vector dimension the migrations create; `npm run reindex` can move a database to another. */
+export const EMBEDDING_DIMENSIONS = 384;
 export const EVENT_TYPES = ['meeting.started', 'meeting.transcribed', 'summary.ready'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -93,6 +96,9 @@ export const meetings = pgTable(
     /** Recorder-supplied plain-text summary (Form A), if any. */
     summaryText: text('summary_text'),
     summaryAt: ms('summary_at'),
+    /** Form B search matches the query against this (D7); null until a summary is embedded. */
+    summaryEmbedding: vector('summary_embedding', { dimensions: EMBEDDING_DIMENSIONS }),
+    summaryEmbeddingModel: text('summary_embedding_model'),
   },
   (t) => [
     // D5: one account's meetings never share a created_at, so a timestamp cursor is exact.
@@ -104,6 +110,7 @@ export const meetings = pgTable(
       .on(t.accountId, t.platform, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.transcribedAt} is not null`),
     check('meetings_platform_check', sql`${t.platform} in ('meet', 'zoom', 'teams', 'phone', 'microphone')`),
+    index('meetings_summary_embedding_hnsw').using('hnsw', t.summaryEmbedding.op('vector_cosine_ops')),
   ],
 );
 
@@ -156,4 +163,59 @@ export const rateLimitCounters = pgTable(
     count: integer('count').notNull(),
   },
   (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
+);
+
+/**
+ * A window of consecutive transcript segments, embedded for Form A search (D7). Neighbouring
+ * passages share a segment, so no sentence is lost at a border.
+ */
+export const passages = pgTable(
+  'passages',
+  {
+    id: uuid('id').primaryKey(),
+    meetingId: uuid('meeting_id')
+      .notNull()
+      .references(() => meetings.id, { onDelete: 'cascade' }),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    text: text('text').notNull(),
+    firstSequence: integer('first_sequence').notNull(),
+    lastSequence: integer('last_sequence').notNull(),
+    /** Null only while `npm run reindex` is moving the database to another dimension. */
+    embedding: vector('embedding', { dimensions: EMBEDDING_DIMENSIONS }),
+    model: text('model').notNull(),
+  },
+  (t) => [
+    uniqueIndex('passages_meeting_position_key').on(t.meetingId, t.position),
+    index('passages_account_idx').on(t.accountId),
+    index('passages_embedding_hnsw').using('hnsw', t.embedding.op('vector_cosine_ops')),
+  ],
+);
+
+export const JOB_KINDS = ['embed_transcript', 'embed_summary', 'summarize'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+/**
+ * Background work (D20): rows with a due time, claimed with FOR UPDATE SKIP LOCKED and a lease
+ * by the in-process worker or the cron route. Deleting a meeting deletes its queued work.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey(),
+    kind: text('kind', { enum: JOB_KINDS }).notNull(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    meetingId: uuid('meeting_id').references(() => meetings.id, { onDelete: 'cascade' }),
+    dueAt: ms('due_at').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lockedUntil: ms('locked_until'),
+    lastError: text('last_error'),
+    failedAt: ms('failed_at'),
+    createdAt: ms('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('jobs_due_idx').on(t.dueAt).where(sql`${t.failedAt} is null`), index('jobs_meeting_idx').on(t.meetingId)],
 );

@@ -14,7 +14,7 @@ export const RECORDER_PREFIX = '/api/recorder';
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** The recorder API (D16): the account's API keys, Form A error bodies, not rate limited. */
-export function createRecorderHandler(deps: Pick<V1HandlerDeps, 'getDatabase'>) {
+export function createRecorderHandler(deps: Pick<V1HandlerDeps, 'getDatabase' | 'services'>) {
   const dispatch = createOpenApiDispatcher<RestContext>(recorderRouter, RECORDER_PREFIX);
   return async function handleRecorder(request: Request): Promise<Response> {
     const requestId = randomUUID();
@@ -24,7 +24,7 @@ export function createRecorderHandler(deps: Pick<V1HandlerDeps, 'getDatabase'>) 
       const principal = await authenticateApiKey(db, bearerToken(request.headers.get('authorization')));
       if (!principal) throw new AppError('invalid_api_key', 'Missing, invalid or revoked API key');
       const body = await readJsonBody(request, MAX_BODY_BYTES);
-      const result = await dispatch(request, { db, accountId: principal.account.id, keyId: principal.key.id, requestId }, body);
+      const result = await dispatch(request, { db, services: deps.services, accountId: principal.account.id, keyId: principal.key.id, requestId }, body);
       if ('error' in result) throw result.error;
       response = result.response;
     } catch (err) {

@@ -69,7 +69,7 @@ export const recorderRouter = router({
     )
     .output(Created)
     .mutation(({ ctx, input }) =>
-      storeTranscript(ctx.db, ctx.accountId, input.id, {
+      storeTranscript(ctx.db, ctx.services, ctx.accountId, input.id, {
         ...(input.ended_at && { endedAt: new Date(input.ended_at) }),
         ...(input.duration_seconds !== undefined && { durationSeconds: input.duration_seconds }),
         segments: input.segments.map((s) => ({ speaker: s.speaker, content: s.content, startTime: s.start_time, endTime: s.end_time ?? null })),
@@ -84,5 +84,5 @@ export const recorderRouter = router({
     })
     .input(z.object({ id: uuidPathParam, summary: SummarySchema, text: z.string().nullable().optional() }))
     .output(Created)
-    .mutation(({ ctx, input }) => storeSummary(ctx.db, ctx.accountId, input.id, { summary: input.summary, text: input.text ?? null })),
+    .mutation(({ ctx, input }) => storeSummary(ctx.db, ctx.services, ctx.accountId, input.id, { summary: input.summary, text: input.text ?? null })),
 });

@@ -3,16 +3,23 @@ import type { Db } from '../db/client';
 import { meetings, transcriptSegments } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import { recordEvent } from '../events/record-event';
+import { cancelJobs, enqueueJob } from '../jobs/jobs';
 import type { Summary } from '../notes/summary';
+import { indexSummary } from '../search/index-meeting';
+import { embedsInline, type Services } from '../services';
 
-/** Stores or replaces a meeting's summary and fires summary.ready (D16, D18). */
+/**
+ * Stores or replaces a meeting's summary and fires summary.ready (D16, D18). A generated
+ * summary (onlyIfMissing) never replaces one the recorder sent meanwhile.
+ */
 export async function storeSummary(
   db: Db,
+  services: Services,
   accountId: string,
   meetingId: string,
-  input: { summary: Summary; text?: string | null },
+  input: { summary: Summary; text?: string | null; onlyIfMissing?: boolean },
 ): Promise<{ id: string }> {
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const [meeting] = await tx
       .select()
       .from(meetings)
@@ -20,6 +27,7 @@ export async function storeSummary(
       .for('update');
     if (!meeting) throw notFound('Meeting');
     if (!meeting.transcribedAt) throw conflict('A summary can only be stored after the transcript');
+    if (input.onlyIfMissing && meeting.summary) return { id: meetingId };
     const summaryAt = new Date();
     const [updated] = await tx
       .update(meetings)
@@ -32,6 +40,13 @@ export async function storeSummary(
       .where(eq(transcriptSegments.meetingId, meetingId))
       .orderBy(asc(transcriptSegments.sequence));
     await recordEvent(tx, { type: 'summary.ready', meeting: updated!, transcript: segments, summary: input.summary, at: summaryAt });
+
+    // Form B search matches summaries (D7): embed it now or in the background, as for passages.
+    await cancelJobs(tx, meetingId, 'summarize');
+    if (embedsInline(services.embedder)) await indexSummary(tx, services.embedder, meetingId, input.summary, input.text ?? null);
+    else await enqueueJob(tx, { kind: 'embed_summary', accountId, meetingId });
     return { id: meetingId };
   });
+  services.kick();
+  return result;
 }

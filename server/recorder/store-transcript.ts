@@ -3,7 +3,10 @@ import type { Db } from '../db/client';
 import { meetings, transcriptSegments } from '../db/schema';
 import { conflict, notFound, validationError } from '../errors';
 import { recordEvent } from '../events/record-event';
+import { enqueueJob } from '../jobs/jobs';
 import type { Segment } from '../notes/note-record';
+import { indexTranscript } from '../search/index-meeting';
+import { embedsInline, type Services } from '../services';
 
 export interface StoreTranscriptInput {
   endedAt?: Date;
@@ -22,11 +25,12 @@ const SEGMENT_BATCH = 2000;
  */
 export async function storeTranscript(
   db: Db,
+  services: Services,
   accountId: string,
   meetingId: string,
   input: StoreTranscriptInput,
 ): Promise<{ id: string }> {
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const [meeting] = await tx
       .select()
       .from(meetings)
@@ -65,6 +69,15 @@ export async function storeTranscript(
       .where(eq(meetings.id, meetingId))
       .returning();
     await recordEvent(tx, { type: 'meeting.transcribed', meeting: updated!, transcript: segments, at: transcribedAt });
+
+    // Issue 3: passages are embedded now (local embedder) or by the worker (remote provider);
+    // a summary is generated in the background unless the recorder says not to (D16, D18).
+    const job = { accountId, meetingId };
+    if (embedsInline(services.embedder)) await indexTranscript(tx, services.embedder, { id: meetingId, accountId }, segments);
+    else await enqueueJob(tx, { kind: 'embed_transcript', ...job });
+    if (updated!.generateSummary) await enqueueJob(tx, { kind: 'summarize', ...job });
     return { id: meetingId };
   });
+  services.kick();
+  return result;
 }

@@ -2,10 +2,12 @@ import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Db } from '../db/client';
 import type { ErrorCode } from '../errors';
+import type { Services } from '../services';
 
 /** What every REST procedure knows about its request once the facade has let it through. */
 export interface RestContext {
   db: Db;
+  services: Services;
   accountId: string;
   keyId: string;
   requestId: string;

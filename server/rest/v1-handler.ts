@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { authenticateApiKey, bearerToken } from '../accounts/authenticate-api-key';
 import type { Database } from '../db/client';
 import type { FormName } from '../db/schema';
+import type { Services } from '../services';
 import { AppError } from '../errors';
 import { consumeRateLimit, rateLimitHeaders } from '../rate-limit/consume-rate-limit';
 import { formA } from './form-a';
@@ -27,6 +28,7 @@ function formFromHeader(request: Request): FormName | undefined {
 
 export interface V1HandlerDeps {
   getDatabase(): Promise<Database>;
+  services: Services;
   now?(): Date;
 }
 
@@ -64,7 +66,7 @@ export function createV1Handler(deps: V1HandlerDeps) {
       }
 
       const body = await readJsonBody(request, MAX_BODY_BYTES);
-      const ctx: RestContext = { db, accountId: principal.account.id, keyId: principal.key.id, requestId };
+      const ctx: RestContext = { db, services: deps.services, accountId: principal.account.id, keyId: principal.key.id, requestId };
       const result = await dispatchers[formName](request, ctx, body);
       if ('error' in result) throw result.error;
       response = result.response;

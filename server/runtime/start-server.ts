@@ -1,6 +1,7 @@
 import { getDatabase } from '../db';
 import { getEnv } from '../env';
 import { log } from '../log';
+import { startRuntime } from './handlers';
 
 /** Runs once when the Next server starts (instrumentation.ts): configuration, database. */
 export async function startServer(): Promise<void> {
@@ -10,6 +11,7 @@ export async function startServer(): Promise<void> {
   }
   const database = await getDatabase();
   log.info('database ready', { kind: database.kind, location: database.location });
+  startRuntime();
 }
 
 /** A server that cannot start says why in one line and exits, rather than failing on every request. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createAccount, createApiKey, findAccountByEmail } from '../accounts/accounts';
 import type { Db } from '../db/client';
+import type { Services } from '../services';
 import { createMeeting } from '../recorder/create-meeting';
 import { storeSummary } from '../recorder/store-summary';
 import { storeTranscript } from '../recorder/store-transcript';
@@ -22,7 +23,7 @@ export interface SeedResult {
  * A demo account with early access, a password login, a Form A key and a dozen realistic
  * meetings on every platform, entered through the same services the recorder API uses.
  */
-export async function seedDemo(db: Db, opts: { email?: string; onProgress?(done: number, total: number): void } = {}): Promise<SeedResult> {
+export async function seedDemo(db: Db, services: Services, opts: { email?: string; onProgress?(done: number, total: number): void } = {}): Promise<SeedResult> {
   const email = opts.email ?? DEMO_EMAIL;
   if (await findAccountByEmail(db, email)) throw new Error(`The demo account ${email} exists already; nothing was seeded`);
   const password = randomBytes(12).toString('base64url');
@@ -41,13 +42,13 @@ export async function seedDemo(db: Db, opts: { email?: string; onProgress?(done:
       startedAt,
       createdAt: startedAt,
     });
-    await storeTranscript(db, account.id, id, {
+    await storeTranscript(db, services, account.id, id, {
       endedAt: new Date(startedAt.getTime() + m.duration_seconds * 1000),
       durationSeconds: m.duration_seconds,
       segments: m.segments.map((s) => ({ speaker: s.speaker, content: s.content, startTime: s.start_time, endTime: s.end_time })),
       generateSummary: false,
     });
-    if (m.summary) await storeSummary(db, account.id, id, { summary: m.summary, text: m.summary_text ?? null });
+    if (m.summary) await storeSummary(db, services, account.id, id, { summary: m.summary, text: m.summary_text ?? null });
     opts.onProgress?.(i + 1, meetings.length);
   }
   return { account_id: account.id, email, password, key_id: key.id, api_key: plaintext, form: 'A', notes: meetings.length };

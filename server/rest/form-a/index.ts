@@ -1,15 +1,30 @@
 import type { ApiPrincipal } from '../../accounts/authenticate-api-key';
+import type { Db } from '../../db/client';
+import type { Services } from '../../services';
+import type { SearchQuery } from '../procedures/search';
 import { utcDayWindow, type RateLimitWindow } from '../../rate-limit/consume-rate-limit';
 import { deleteNoteProcedure, getNoteProcedure, listNotesProcedure } from '../procedures/notes';
 import type { RestForm } from '../rest-form';
 import { router } from '../trpc';
 import { presentErrorA } from './errors';
-import { presentNote, presentNoteList } from './present';
-import { listNotesInputA, NoteA, NoteListA } from './schemas';
+import { searchPassages } from '../../search/search-passages';
+import { searchNotesProcedure } from '../procedures/search';
+import { presentNote, presentNoteList, presentSearchResults } from './present';
+import { listNotesInputA, NoteA, NoteListA, SearchResultsA, searchNotesInputA } from './schemas';
 
 const notes = { listNotesInput: listNotesInputA, noteList: NoteListA, note: NoteA, presentNoteList, presentNote };
 
+// Form A searches transcript passages (D7).
+const search = {
+  searchNotesInput: searchNotesInputA,
+  searchResults: SearchResultsA,
+  searchNotes: async (db: Db, services: Services, accountId: string, { q, limit }: SearchQuery) =>
+    presentSearchResults(await searchPassages(db, services, accountId, q, limit)),
+};
+
+// /notes/search comes before /notes/{id}: the first route that matches a path wins.
 export const formARouter = router({
+  searchNotes: searchNotesProcedure(search),
   listNotes: listNotesProcedure(notes),
   getNote: getNoteProcedure(notes),
   deleteNote: deleteNoteProcedure(),

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import type { NotePage, NoteRecord } from '../../notes/note-record';
 import { renderSummaryText } from '../../notes/summary';
 import { encodeCursor } from './cursor';
-import type { NoteA, NoteListA, NoteListItemA } from './schemas';
+import type { PassageHit } from '../../search/search-passages';
+import type { NoteA, NoteListA, NoteListItemA, SearchResultsA } from './schemas';
 
 const iso = (d: Date) => d.toISOString();
 
@@ -43,5 +44,11 @@ export function presentNoteList(page: NotePage): z.input<typeof NoteListA> {
     data: page.notes.map(presentNoteListItem),
     next_cursor: page.hasMore && last ? encodeCursor(last) : null,
     has_more: page.hasMore,
+  };
+}
+
+export function presentSearchResults(hits: PassageHit[]): z.input<typeof SearchResultsA> {
+  return {
+    data: hits.map((h) => ({ note_id: h.noteId, title: h.title ?? '', snippet: h.snippet, score: h.score, start_time: h.startTime })),
   };
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { PLATFORMS } from '../../db/schema';
 import type { ListNotesQuery } from '../../notes/list-notes';
-import { dateTimeParam, enumParam, limitParam, MALFORMED } from '../params';
+import { dateTimeParam, enumParam, limitParam, MALFORMED, requiredText } from '../params';
+import type { SearchQuery } from '../procedures/search';
 import { decodeCursor } from './cursor';
 
 // Form A's wire shapes (SPEC 2.1-2.3, 4.1-4.3; D5, D6).
@@ -76,3 +77,24 @@ export const listNotesInputA = z
       ...(before && { createdBefore: { at: before, inclusive: false } }),
     };
   });
+
+export const SearchHitA = z
+  .object({
+    note_id: z.string().uuid(),
+    title: z.string().meta({ description: 'Empty string when the meeting has no title.' }),
+    snippet: z.string().meta({ description: 'At most 300 characters of the matching passage, around its best-matching part.' }),
+    score: z.number().meta({ description: 'Cosine similarity of the embeddings; higher ranks first.' }),
+    start_time: z.number().meta({ description: 'Seconds from the start of the recording to the segment that matched.' }),
+  })
+  .meta({ id: 'SearchHit' });
+
+export const SearchResultsA = z.object({ data: z.array(SearchHitA) }).meta({ id: 'SearchResults' });
+
+export const searchNotesInputA = z
+  .object({
+    q: requiredText('q')
+      .refine((q) => q.length <= 256, { error: 'q must be at most 256 characters' })
+      .meta({ description: 'What to look for, in your words (at most 256 characters).' }),
+    limit: limitParam(50, 10),
+  })
+  .transform((input): SearchQuery => ({ q: input.q, limit: input.limit ?? 10 }));

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { NotePage, NoteRecord } from '../../notes/note-record';
-import type { NoteB, NoteListB } from './schemas';
+import type { NoteB, NoteListB, SearchResultsB } from './schemas';
 
 export function presentNote(note: NoteRecord): z.input<typeof NoteB> {
   return {
@@ -29,4 +29,8 @@ export function presentNoteList(page: NotePage): z.input<typeof NoteListB> {
     next_cursor: page.hasMore && last ? last.createdAt.toISOString() : null,
     has_more: page.hasMore,
   };
+}
+
+export function presentSearchResults(notes: NoteRecord[]): z.input<typeof SearchResultsB> {
+  return { data: notes.map(presentNote) };
 }

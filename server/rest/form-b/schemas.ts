@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Platform } from '../../db/schema';
 import type { ListNotesQuery } from '../../notes/list-notes';
 import { SummarySchema } from '../../notes/summary';
-import { dateTimeParam, enumParam, limitParam, MALFORMED } from '../params';
+import { dateTimeParam, enumParam, limitParam, MALFORMED, requiredText } from '../params';
+import type { SearchQuery } from '../procedures/search';
 
 // Form B's wire shapes (SPEC 2.1, 2.2, 2.4, 4.1, 4.2; D5, D6).
 
@@ -81,3 +82,12 @@ export const listNotesInputB = z
       ...(before && { createdBefore: { at: before, inclusive: true } }),
     };
   });
+
+export const SearchResultsB = z.object({ data: z.array(NoteB).meta({ description: 'Notes ranked by how well their summary matches.' }) }).meta({ id: 'SearchResults' });
+
+export const searchNotesInputB = z
+  .object({
+    q: requiredText('q').meta({ description: 'A natural-language query, matched against meeting summaries.' }),
+    limit: limitParam(20, 5),
+  })
+  .transform((input): SearchQuery => ({ q: input.q, limit: input.limit ?? 5 }));

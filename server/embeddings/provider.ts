@@ -1,0 +1,12 @@
+/**
+ * Turns texts into vectors (D19). Every stored vector records the provider's model name, so a
+ * change of model is visible and `npm run reindex` can bring old vectors up to date.
+ */
+export interface EmbeddingProvider {
+  /** Stored with every vector, e.g. "local-lexical-v1" or "text-embedding-3-small". */
+  readonly model: string;
+  /** The length of every vector it returns; equals the database's dimension. */
+  readonly dimensions: number;
+  /** One L2-normalised vector per text, in the order given. */
+  embed(texts: string[], opts?: { signal?: AbortSignal }): Promise<number[][]>;
+}

@@ -1,0 +1,38 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Database } from '../db/client';
+import type { Services } from '../services';
+import { runDueWork } from './run-due-work';
+
+/** How long one cron request keeps working: under Vercel's 60-second function limit. */
+export const CRON_BUDGET_MS = 50_000;
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+// GET|POST /api/cron/dispatch – Vercel Cron: runs all due work until none is due or the budget ends (D20)
+export function createCronHandler(deps: {
+  getDatabase(): Promise<Database>;
+  services: Services;
+  cronSecret: string | undefined;
+  /** `next dev`: without CRON_SECRET the route is open only there. */
+  openWithoutSecret: boolean;
+  budgetMs?: number;
+}) {
+  return async function handleCron(request: Request): Promise<Response> {
+    const auth = request.headers.get('authorization') ?? '';
+    const allowed = deps.cronSecret ? sameSecret(auth, `Bearer ${deps.cronSecret}`) : deps.openWithoutSecret;
+    if (!allowed) {
+      return Response.json(
+        { error: deps.cronSecret ? 'Missing or wrong Authorization: Bearer <CRON_SECRET>' : 'Set CRON_SECRET to call this route' },
+        { status: 401 },
+      );
+    }
+    const started = Date.now();
+    const { db } = await deps.getDatabase();
+    const counts = await runDueWork(db, deps.services, { budgetMs: deps.budgetMs ?? CRON_BUDGET_MS });
+    return Response.json({ ...counts, duration_ms: Date.now() - started });
+  };
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { queryRows, type Db, type Queryable } from '../db/client';
+import { jobs, type JobKind } from '../db/schema';
+
+export type Job = typeof jobs.$inferSelect;
+
+/** After this many failed runs a job stops being retried and keeps its last error (for the log). */
+export const MAX_JOB_ATTEMPTS = 6;
+/** A claimed job is another dispatcher's to take over once this lease has run out. */
+export const JOB_LEASE_MS = 5 * 60_000;
+
+export async function enqueueJob(
+  tx: Queryable,
+  job: { kind: JobKind; accountId: string; meetingId: string; dueAt?: Date },
+): Promise<void> {
+  await tx.insert(jobs).values({ id: randomUUID(), ...job, dueAt: job.dueAt ?? new Date() });
+}
+
+/** Drops queued jobs of a kind for a meeting (e.g. a summary arrived before one was generated). */
+export async function cancelJobs(tx: Queryable, meetingId: string, kind: JobKind): Promise<void> {
+  await tx.delete(jobs).where(and(eq(jobs.meetingId, meetingId), eq(jobs.kind, kind), isNull(jobs.lockedUntil)));
+}
+
+/**
+ * Claims up to `limit` due jobs for this dispatcher. SKIP LOCKED lets any number of
+ * dispatchers claim at once without taking the same row; the lease hands a job whose
+ * dispatcher died to another one later.
+ */
+export async function claimJobs(db: Db, limit: number, leaseMs = JOB_LEASE_MS): Promise<Job[]> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`update jobs set locked_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = attempts + 1
+        where id in (
+          select id from jobs
+          where failed_at is null and due_at <= now() and (locked_until is null or locked_until < now())
+          order by due_at
+          limit ${limit}
+          for update skip locked)
+        returning id, kind, account_id, meeting_id, attempts`,
+  );
+  return rows.map((r) => ({
+    id: r.id as string,
+    kind: r.kind as JobKind,
+    accountId: r.account_id as string,
+    meetingId: (r.meeting_id as string | null) ?? null,
+    attempts: Number(r.attempts),
+    dueAt: new Date(),
+    lockedUntil: null,
+    lastError: null,
+    failedAt: null,
+    createdAt: new Date(),
+  }));
+}
+
+export async function completeJob(db: Db, job: Job): Promise<void> {
+  await db.delete(jobs).where(eq(jobs.id, job.id));
+}
+
+/** Retries later with exponential backoff (10 s, 20 s, 40 s, …), or gives up after MAX_JOB_ATTEMPTS. */
+export async function failJob(db: Db, job: Job, error: unknown): Promise<'retry' | 'failed'> {
+  const message = error instanceof Error ? error.message : String(error);
+  if (job.attempts >= MAX_JOB_ATTEMPTS) {
+    await db.update(jobs).set({ failedAt: new Date(), lockedUntil: null, lastError: message }).where(eq(jobs.id, job.id));
+    return 'failed';
+  }
+  const delayMs = 10_000 * 2 ** (job.attempts - 1);
+  await db
+    .update(jobs)
+    .set({ dueAt: new Date(Date.now() + delayMs), lockedUntil: null, lastError: message })
+    .where(eq(jobs.id, job.id));
+  return 'retry';
+}

@@ -1,0 +1,37 @@
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { meetings, transcriptSegments } from '../db/schema';
+import type { Summary } from '../notes/summary';
+import { storeSummary } from '../recorder/store-summary';
+import { indexStoredTranscript, indexSummary } from '../search/index-meeting';
+import type { Services } from '../services';
+import type { Job } from './jobs';
+
+/** Does one job. A job whose meeting is gone has nothing left to do. */
+export async function runJob(db: Db, services: Services, job: Job): Promise<void> {
+  if (!job.meetingId) return;
+  const [meeting] = await db
+    .select({ id: meetings.id, accountId: meetings.accountId, title: meetings.title, language: meetings.language, summary: meetings.summary, summaryText: meetings.summaryText })
+    .from(meetings)
+    .where(and(eq(meetings.id, job.meetingId), isNotNull(meetings.transcribedAt)));
+  if (!meeting) return;
+  switch (job.kind) {
+    case 'embed_transcript':
+      await indexStoredTranscript(db, services.embedder, meeting);
+      return;
+    case 'embed_summary':
+      if (meeting.summary) await indexSummary(db, services.embedder, meeting.id, meeting.summary as Summary, meeting.summaryText);
+      return;
+    case 'summarize': {
+      if (meeting.summary) return; // the recorder sent one meanwhile
+      const segments = await db
+        .select({ speaker: transcriptSegments.speaker, content: transcriptSegments.content, startTime: transcriptSegments.startTime })
+        .from(transcriptSegments)
+        .where(eq(transcriptSegments.meetingId, meeting.id))
+        .orderBy(asc(transcriptSegments.sequence));
+      const summary = await services.summarizer.summarize({ title: meeting.title, language: meeting.language, segments });
+      await storeSummary(db, services, meeting.accountId, meeting.id, { summary, onlyIfMissing: true });
+      return;
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { meetings } from '../db/schema';
+import type { Services } from '../services';
+import { noteColumns, withTranscripts } from '../notes/load-notes';
+import type { NoteRecord } from '../notes/note-record';
+import { inArray } from 'drizzle-orm';
+import { toVectorLiteral, vectorSearch } from './vector-search';
+
+/**
+ * Form B search (SPEC 4.4; D7): the query against the account's summary embeddings; notes
+ * without a summary are not matched. Full notes, best first.
+ */
+export async function searchSummaries(
+  db: Db,
+  services: Pick<Services, 'embedder' | 'exactSearchMaxRows'>,
+  accountId: string,
+  q: string,
+  limit: number,
+): Promise<NoteRecord[]> {
+  const [queryVector] = await services.embedder.embed([q]);
+  const literal = toVectorLiteral(queryVector!);
+  const ranked = await vectorSearch<{ id: string; distance: number }>(db, {
+    select: sql`m.id, m.summary_embedding <=> ${literal}::vector as distance`,
+    from: sql`from meetings m where m.account_id = ${accountId} and m.transcribed_at is not null and m.summary_embedding is not null`,
+    distance: sql`m.summary_embedding <=> ${literal}::vector`,
+    limit,
+    exactMaxRows: services.exactSearchMaxRows,
+  });
+  if (ranked.length === 0) return [];
+  const rows = await db.select(noteColumns).from(meetings).where(inArray(meetings.id, ranked.map((r) => r.id)));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return withTranscripts(
+    db,
+    ranked.map((r) => byId.get(r.id)).filter((r): r is NonNullable<typeof r> => !!r),
+  );
+}

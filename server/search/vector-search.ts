@@ -1,0 +1,50 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Db } from '../db/client';
+
+/** pgvector's text form of a vector, for a query parameter. */
+export const toVectorLiteral = (v: number[]) => `[${v.join(',')}]`;
+
+/** HNSW candidate list: measured recall@10 ≥ 0.99 on clustered data at this setting (issue 3). */
+const HNSW_EF_SEARCH = 400;
+
+export interface VectorSearchSpec {
+  /** Selects `id` and `distance` (embedding <=> query) and whatever else the caller needs. */
+  select: SQL;
+  /** FROM … WHERE …: the account's candidate rows. */
+  from: SQL;
+  /** The indexed expression, e.g. sql`p.embedding <=> ${q}::vector`. */
+  distance: SQL;
+  limit: number;
+  /**
+   * At most this many candidate rows, an account is searched exactly (its rows through the
+   * btree on account_id, every distance computed): complete and fast. Above it the HNSW index
+   * with iterative scans (pgvector 0.8) keeps latency flat as an account grows.
+   */
+  exactMaxRows: number;
+}
+
+/**
+ * Top `limit` rows by cosine distance among the account's candidates. An account always gets
+ * up to `limit` results when it has that many candidates, however many rows other accounts
+ * hold (D7): small accounts are searched exactly; large ones through HNSW with iterative
+ * scans, which keep scanning the graph until enough rows pass the account filter.
+ */
+export async function vectorSearch<T extends Record<string, unknown>>(db: Db, spec: VectorSearchSpec): Promise<T[]> {
+  const [count] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from (select 1 ${spec.from} limit ${spec.exactMaxRows + 1}) s`,
+  );
+  if (Number(count?.n ?? 0) <= spec.exactMaxRows) {
+    // OFFSET 0 fences the subquery, so the planner cannot swap the exact scan for the index.
+    return queryRows<T>(db, sql`select * from (select ${spec.select} ${spec.from} offset 0) s order by distance, id limit ${spec.limit}`);
+  }
+  return db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`set local hnsw.iterative_scan = relaxed_order`));
+    await tx.execute(sql.raw(`set local hnsw.ef_search = ${Math.max(HNSW_EF_SEARCH, spec.limit)}`));
+    // relaxed_order may return rows slightly out of order: the outer query sorts them again.
+    return queryRows<T>(
+      tx,
+      sql`select * from (select ${spec.select} ${spec.from} order by ${spec.distance} limit ${spec.limit}) s order by distance, id`,
+    );
+  });
+}

@@ -1,0 +1,42 @@
+import { LocalEmbedder } from './embeddings/local-embedder';
+import { OpenAIEmbedder } from './embeddings/openai-embedder';
+import type { EmbeddingProvider } from './embeddings/provider';
+import type { Env } from './env';
+import { ExtractiveSummarizer } from './summaries/extractive-summarizer';
+import { OpenAISummarizer } from './summaries/openai-summarizer';
+import type { Summarizer } from './summaries/summarizer';
+
+/** The configured implementations that services need besides the database. */
+export interface Services {
+  embedder: EmbeddingProvider;
+  summarizer: Summarizer;
+  /** Accounts with at most this many candidate vectors are searched exactly (see vector-search.ts). */
+  exactSearchMaxRows: number;
+  /** Called after a commit that queued background work: look for due work now, not at the next tick. */
+  kick(): void;
+}
+
+/**
+ * With the local embedder, passages are embedded inside the request that stores the transcript
+ * (it is fast and offline), so a note is searchable as soon as it exists. A remote provider is
+ * called from the background worker instead, never while a transaction is open.
+ */
+export function embedsInline(embedder: EmbeddingProvider): boolean {
+  return embedder instanceof LocalEmbedder;
+}
+
+export function createServices(env: Env, kick: () => void = () => {}): Services {
+  const embedder =
+    env.EMBEDDINGS_PROVIDER === 'openai'
+      ? new OpenAIEmbedder({
+          baseUrl: env.EMBEDDINGS_BASE_URL!,
+          ...(env.EMBEDDINGS_API_KEY && { apiKey: env.EMBEDDINGS_API_KEY }),
+          model: env.EMBEDDINGS_MODEL!,
+          dimensions: env.EMBEDDINGS_DIMENSIONS,
+        })
+      : new LocalEmbedder({ dimensions: env.EMBEDDINGS_DIMENSIONS });
+  const summarizer = env.LLM_MODEL
+    ? new OpenAISummarizer({ baseUrl: env.LLM_BASE_URL!, ...(env.LLM_API_KEY && { apiKey: env.LLM_API_KEY }), model: env.LLM_MODEL })
+    : new ExtractiveSummarizer();
+  return { embedder, summarizer, exactSearchMaxRows: env.SEARCH_EXACT_MAX_ROWS, kick };
+}

@@ -1,0 +1,15 @@
+import type { Segment } from '../notes/note-record';
+import type { Summary } from '../notes/summary';
+
+export interface SummarizerInput {
+  title: string | null;
+  language: string;
+  segments: Pick<Segment, 'speaker' | 'content' | 'startTime'>[];
+}
+
+/** Writes the Summary of SPEC 2.4 for a transcript (D18). */
+export interface Summarizer {
+  /** For logs and the README, e.g. "extractive" or "openai:gpt-4o-mini". */
+  readonly name: string;
+  summarize(input: SummarizerInput, opts?: { signal?: AbortSignal }): Promise<Summary>;
+}
