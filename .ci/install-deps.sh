@@ -6,7 +6,7 @@ export DEBIAN_FRONTEND=noninteractive
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
 
 need_pkgs=()
-for p in postgresql-15 postgresql-server-dev-15 chromium build-essential; do
+for p in postgresql-15 postgresql-server-dev-15 chromium build-essential openssl; do
   dpkg -s "$p" >/dev/null 2>&1 || need_pkgs+=("$p")
 done
 if [ ${#need_pkgs[@]} -gt 0 ]; then

@@ -1,6 +1,10 @@
 import { LocalEmbedder } from './embeddings/local-embedder';
 import { OpenAIEmbedder } from './embeddings/openai-embedder';
 import type { EmbeddingProvider } from './embeddings/provider';
+import { createMailer, type Mailer } from './email/send-email';
+import type { WebhookDeps } from './webhooks/dispatch-deliveries';
+import { createWebhookSender } from './webhooks/http-sender';
+import type { Resolver } from './webhooks/url-guard';
 import type { Env } from './env';
 import { ExtractiveSummarizer } from './summaries/extractive-summarizer';
 import { OpenAISummarizer } from './summaries/openai-summarizer';
@@ -12,6 +16,9 @@ export interface Services {
   summarizer: Summarizer;
   /** Accounts with at most this many candidate vectors are searched exactly (see vector-search.ts). */
   exactSearchMaxRows: number;
+  /** Webhook delivery: the SSRF-guarded sender, retry delays, the mailer for deactivations. */
+  webhooks: WebhookDeps & { allowPrivateUrls: boolean; resolve?: Resolver };
+  mailer: Mailer;
   /** Called after a commit that queued background work: look for due work now, not at the next tick. */
   kick(): void;
 }
@@ -25,7 +32,7 @@ export function embedsInline(embedder: EmbeddingProvider): boolean {
   return embedder instanceof LocalEmbedder;
 }
 
-export function createServices(env: Env, kick: () => void = () => {}): Services {
+export function createServices(env: Env, kick: () => void = () => {}, opts: { resolve?: Resolver } = {}): Services {
   const embedder =
     env.EMBEDDINGS_PROVIDER === 'openai'
       ? new OpenAIEmbedder({
@@ -38,5 +45,15 @@ export function createServices(env: Env, kick: () => void = () => {}): Services 
   const summarizer = env.LLM_MODEL
     ? new OpenAISummarizer({ baseUrl: env.LLM_BASE_URL!, ...(env.LLM_API_KEY && { apiKey: env.LLM_API_KEY }), model: env.LLM_MODEL })
     : new ExtractiveSummarizer();
-  return { embedder, summarizer, exactSearchMaxRows: env.SEARCH_EXACT_MAX_ROWS, kick };
+  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.EMAIL_FROM });
+  const allowPrivateUrls = env.WEBHOOK_ALLOW_PRIVATE_URLS;
+  const sender = createWebhookSender({ timeoutMs: env.WEBHOOK_TIMEOUT_MS, allowPrivate: allowPrivateUrls, ...(opts.resolve && { resolve: opts.resolve }) });
+  return {
+    embedder,
+    summarizer,
+    exactSearchMaxRows: env.SEARCH_EXACT_MAX_ROWS,
+    webhooks: { sender, retryDelays: env.WEBHOOK_RETRY_DELAYS, mailer, allowPrivateUrls, ...(opts.resolve && { resolve: opts.resolve }) },
+    mailer,
+    kick,
+  };
 }

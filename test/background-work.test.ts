@@ -44,7 +44,15 @@ describe('cron route (D20)', () => {
 
     const res = await app.request('/api/cron/dispatch', { headers: { authorization: 'Bearer cron-secret-for-tests' } });
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ jobs_done: 1, jobs_retried: 0, jobs_failed: 0, duration_ms: expect.any(Number) });
+    expect(res.json).toEqual({
+      jobs_done: 1,
+      jobs_retried: 0,
+      jobs_failed: 0,
+      deliveries_succeeded: 0,
+      deliveries_retried: 0,
+      deliveries_failed: 0,
+      duration_ms: expect.any(Number),
+    });
     const note = (await app.request(`/v1/notes/${id}`, { key, form: 'B' })).json;
     expect(note.summary.decisions).toEqual([expect.stringContaining('billing launch to March')]);
     expect(note.summary.action_items).toEqual([{ task: expect.stringContaining('launch checklist'), owner: 'Ben', deadline: 'by Friday' }]);

@@ -219,3 +219,109 @@ export const jobs = pgTable(
   },
   (t) => [index('jobs_due_idx').on(t.dueAt).where(sql`${t.failedAt} is null`), index('jobs_meeting_idx').on(t.meetingId)],
 );
+
+export const WEBHOOK_EVENTS = ['meeting.started', 'meeting.transcribed', 'meeting.completed', 'summary.ready'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** A customer's webhook endpoint (SPEC 2.6). */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    events: text('events').array().notNull(),
+    /** The form of the request that created it: decides the secret's format (D1, D12). */
+    form: text('form', { enum: FORMS }).notNull(),
+    /** Kept as shown at creation: signing needs it (D10). Never returned again. */
+    secret: text('secret').notNull(),
+    active: boolean('active').notNull().default(true),
+    /** Events before this moment are never delivered: creation, or the last re-enable (SPEC 3.1). */
+    activeSince: ms('active_since').notNull(),
+    deactivatedAt: ms('deactivated_at'),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('webhook_endpoints_account_url_key').on(t.accountId, t.url),
+    index('webhook_endpoints_account_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+
+/**
+ * One event for one endpoint: its payload is serialised once, so every attempt sends the same
+ * bytes (D9), and its id is the X-Service-Delivery header, stable across retries (D10).
+ */
+export const deliveries = pgTable(
+  'deliveries',
+  {
+    id: uuid('id').primaryKey(),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    /** The event name this endpoint subscribed to (SPEC 6.1 alias rule). */
+    event: text('event', { enum: WEBHOOK_EVENTS }).notNull(),
+    payload: text('payload').notNull(),
+    status: text('status', { enum: DELIVERY_STATUSES }).notNull().default('pending'),
+    attemptsMade: integer('attempts_made').notNull().default(0),
+    nextAttemptAt: ms('next_attempt_at'),
+    lockedUntil: ms('locked_until'),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [
+    index('deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('deliveries_endpoint_idx').on(t.endpointId, t.status),
+    index('deliveries_event_idx').on(t.eventId),
+  ],
+);
+
+/** Every attempt made (SPEC 6.5 rule 5, D13), with exactly what was sent and what came back. */
+export const deliveryAttempts = pgTable(
+  'delivery_attempts',
+  {
+    id: uuid('id').primaryKey(),
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    statusCode: integer('status_code'),
+    success: boolean('success').notNull(),
+    error: text('error'),
+    durationMs: integer('duration_ms').notNull(),
+    requestHeaders: jsonb('request_headers').notNull(),
+    responseBody: text('response_body'),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('delivery_attempts_delivery_attempt_key').on(t.deliveryId, t.attempt),
+    index('delivery_attempts_endpoint_idx').on(t.endpointId, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+/** Emails to account owners: sent through SMTP when configured, and always kept here (D21). */
+export const emails = pgTable(
+  'emails',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    /** 'smtp' once sent, 'log' without SMTP, 'failed' when the SMTP server refused it. */
+    transport: text('transport').notNull(),
+    error: text('error'),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [index('emails_account_idx').on(t.accountId, t.createdAt.desc())],
+);

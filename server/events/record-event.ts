@@ -3,6 +3,7 @@ import type { Queryable } from '../db/client';
 import { events, type EventType, type Platform } from '../db/schema';
 import type { Segment } from '../notes/note-record';
 import type { Summary } from '../notes/summary';
+import { fanOutEvent } from '../webhooks/fan-out-event';
 
 /** The envelope's data object of SPEC 6.2 as D9 fixes it: full platform enum, title as stored. */
 export interface EventData {
@@ -53,14 +54,14 @@ export async function recordEvent(
   tx: Queryable,
   input: { type: EventType; meeting: EventSubject; transcript?: Segment[]; summary?: Summary | null; at?: Date },
 ): Promise<string> {
-  const id = randomUUID();
-  await tx.insert(events).values({
-    id,
+  const event = {
+    id: randomUUID(),
     accountId: input.meeting.accountId,
-    meetingId: input.meeting.id,
     type: input.type,
     data: buildEventData(input.meeting, input.transcript ?? [], input.summary ?? null),
     createdAt: input.at ?? new Date(),
-  });
-  return id;
+  };
+  await tx.insert(events).values({ ...event, meetingId: input.meeting.id, fannedOutAt: event.createdAt });
+  await fanOutEvent(tx, event);
+  return event.id;
 }

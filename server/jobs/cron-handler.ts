@@ -32,7 +32,7 @@ export function createCronHandler(deps: {
     }
     const started = Date.now();
     const { db } = await deps.getDatabase();
-    const counts = await runDueWork(db, deps.services, { budgetMs: deps.budgetMs ?? CRON_BUDGET_MS });
+    const counts = await runDueWork(db, deps.services, { budgetMs: deps.budgetMs ?? CRON_BUDGET_MS, waitForDue: true });
     return Response.json({ ...counts, duration_ms: Date.now() - started });
   };
 }

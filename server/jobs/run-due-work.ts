@@ -1,6 +1,7 @@
 import type { Db } from '../db/client';
 import { log } from '../log';
 import type { Services } from '../services';
+import { attemptDelivery, claimDeliveries, type AttemptOutcome } from '../webhooks/dispatch-deliveries';
 import { claimJobs, completeJob, failJob } from './jobs';
 import { runJob } from './run-job';
 
@@ -8,21 +9,57 @@ export interface WorkCounts {
   jobs_done: number;
   jobs_retried: number;
   jobs_failed: number;
+  deliveries_succeeded: number;
+  deliveries_retried: number;
+  deliveries_failed: number;
 }
 
-const BATCH = 10;
+const JOB_BATCH = 10;
+/** Deliveries attempted at once by one dispatcher (the sender bounds concurrency again). */
+const DELIVERY_BATCH = 16;
+const IDLE_POLL_MS = 1000;
+
+const DELIVERY_COUNT: Record<AttemptOutcome, keyof WorkCounts | null> = {
+  succeeded: 'deliveries_succeeded',
+  retry: 'deliveries_retried',
+  failed: 'deliveries_failed',
+  gone: null,
+};
 
 /**
- * Runs due background work until none is due or the time budget is spent (D20). Shared by the
- * in-process worker and the cron route; any number of them may run at once.
+ * Runs due background work (webhook attempts, embeddings, summaries) until none is due or the
+ * time budget is spent (D20). Shared by the in-process worker and the cron route; any number
+ * may run at once. With waitForDue (the cron route, whose ticks are a minute apart) it also
+ * waits for work that falls due within the budget, such as a 30-second retry.
  */
-export async function runDueWork(db: Db, services: Services, opts: { budgetMs: number }): Promise<WorkCounts> {
+export async function runDueWork(db: Db, services: Services, opts: { budgetMs: number; waitForDue?: boolean }): Promise<WorkCounts> {
   const deadline = Date.now() + opts.budgetMs;
-  const counts: WorkCounts = { jobs_done: 0, jobs_retried: 0, jobs_failed: 0 };
+  const counts: WorkCounts = {
+    jobs_done: 0,
+    jobs_retried: 0,
+    jobs_failed: 0,
+    deliveries_succeeded: 0,
+    deliveries_retried: 0,
+    deliveries_failed: 0,
+  };
   while (Date.now() < deadline) {
-    const claimed = await claimJobs(db, BATCH);
-    if (claimed.length === 0) break;
-    for (const job of claimed) {
+    const claimedDeliveries = await claimDeliveries(db, DELIVERY_BATCH);
+    const outcomes = await Promise.all(
+      claimedDeliveries.map((d) =>
+        attemptDelivery(db, services.webhooks, d).catch((err: unknown) => {
+          // Recording failed (e.g. the database went away): the lease hands it on later.
+          log.error('delivery attempt not recorded', { delivery: d.id, err });
+          return 'gone' as const;
+        }),
+      ),
+    );
+    for (const outcome of outcomes) {
+      const key = DELIVERY_COUNT[outcome];
+      if (key) counts[key]++;
+    }
+
+    const claimedJobs = await claimJobs(db, JOB_BATCH);
+    for (const job of claimedJobs) {
       try {
         await runJob(db, services, job);
         await completeJob(db, job);
@@ -32,6 +69,11 @@ export async function runDueWork(db: Db, services: Services, opts: { budgetMs: n
         counts[outcome === 'failed' ? 'jobs_failed' : 'jobs_retried']++;
         log.warn('background job failed', { job: job.id, kind: job.kind, meeting: job.meetingId, attempt: job.attempts, outcome, err });
       }
+    }
+
+    if (claimedDeliveries.length === 0 && claimedJobs.length === 0) {
+      if (!opts.waitForDue) break;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(IDLE_POLL_MS, Math.max(0, deadline - Date.now()))));
     }
   }
   return counts;

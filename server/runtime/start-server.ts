@@ -1,6 +1,7 @@
 import { getDatabase } from '../db';
 import { getEnv } from '../env';
 import { log } from '../log';
+import { assertDimensions } from '../search/embedding-dimensions';
 import { startRuntime } from './handlers';
 
 /** Runs once when the Next server starts (instrumentation.ts): configuration, database. */
@@ -10,6 +11,8 @@ export async function startServer(): Promise<void> {
     log.warn('WEBHOOK_ALLOW_PRIVATE_URLS=true: webhooks may target http:// and private addresses. For local development and tests only (D12).');
   }
   const database = await getDatabase();
+  // Vectors of another length could not be searched: say how to fix it rather than fail later.
+  await assertDimensions(database.db, env.EMBEDDINGS_DIMENSIONS);
   log.info('database ready', { kind: database.kind, location: database.location });
   startRuntime();
 }

@@ -9,8 +9,11 @@ import { router } from '../trpc';
 import { presentErrorA } from './errors';
 import { searchPassages } from '../../search/search-passages';
 import { searchNotesProcedure } from '../procedures/search';
-import { presentNote, presentNoteList, presentSearchResults } from './present';
-import { listNotesInputA, NoteA, NoteListA, SearchResultsA, searchNotesInputA } from './schemas';
+import { createEndpointProcedure, deleteEndpointProcedure, listEndpointsProcedure } from '../procedures/webhooks';
+import { createEndpointInput } from '../webhook-params';
+import { z } from 'zod';
+import { presentCreatedEndpoint, presentEndpointList, presentNote, presentNoteList, presentSearchResults } from './present';
+import { CreatedEndpointA, EndpointListA, listNotesInputA, NoteA, NoteListA, SearchResultsA, searchNotesInputA } from './schemas';
 
 const notes = { listNotesInput: listNotesInputA, noteList: NoteListA, note: NoteA, presentNoteList, presentNote };
 
@@ -22,12 +25,28 @@ const search = {
     presentSearchResults(await searchPassages(db, services, accountId, q, limit)),
 };
 
+const webhooks = {
+  name: 'A' as const,
+  createEndpointInput,
+  createdEndpoint: CreatedEndpointA,
+  endpointList: EndpointListA,
+  // D8: Form A answers a delete with 204 and no body.
+  deletedEndpoint: z.void(),
+  deleteStatus: 204 as const,
+  presentCreatedEndpoint,
+  presentEndpointList,
+  presentDeletedEndpoint: () => undefined,
+};
+
 // /notes/search comes before /notes/{id}: the first route that matches a path wins.
 export const formARouter = router({
   searchNotes: searchNotesProcedure(search),
   listNotes: listNotesProcedure(notes),
   getNote: getNoteProcedure(notes),
   deleteNote: deleteNoteProcedure(),
+  createEndpoint: createEndpointProcedure(webhooks),
+  listEndpoints: listEndpointsProcedure(webhooks),
+  deleteEndpoint: deleteEndpointProcedure(webhooks),
 });
 
 // D14: per account per UTC day, by plan.

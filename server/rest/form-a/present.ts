@@ -1,9 +1,10 @@
 import type { z } from 'zod';
 import type { NotePage, NoteRecord } from '../../notes/note-record';
 import { renderSummaryText } from '../../notes/summary';
-import { encodeCursor } from './cursor';
+import { encodeCursor } from '../opaque-cursor';
 import type { PassageHit } from '../../search/search-passages';
-import type { NoteA, NoteListA, NoteListItemA, SearchResultsA } from './schemas';
+import type { WebhookEndpoint } from '../../webhooks/endpoints';
+import type { CreatedEndpointA, EndpointA, EndpointListA, NoteA, NoteListA, NoteListItemA, SearchResultsA } from './schemas';
 
 const iso = (d: Date) => d.toISOString();
 
@@ -51,4 +52,17 @@ export function presentSearchResults(hits: PassageHit[]): z.input<typeof SearchR
   return {
     data: hits.map((h) => ({ note_id: h.noteId, title: h.title ?? '', snippet: h.snippet, score: h.score, start_time: h.startTime })),
   };
+}
+
+// SPEC 4.5: Form A lists the keys id, url, events, secret, created_at, active.
+export function presentCreatedEndpoint(e: WebhookEndpoint): z.input<typeof CreatedEndpointA> {
+  return { id: e.id, url: e.url, events: e.events as z.input<typeof CreatedEndpointA>['events'], secret: e.secret, created_at: iso(e.createdAt), active: e.active };
+}
+
+export function presentEndpoint(e: WebhookEndpoint): z.input<typeof EndpointA> {
+  return { id: e.id, url: e.url, events: e.events as z.input<typeof EndpointA>['events'], created_at: iso(e.createdAt), active: e.active };
+}
+
+export function presentEndpointList(endpoints: WebhookEndpoint[]): z.input<typeof EndpointListA> {
+  return { data: endpoints.map(presentEndpoint) };
 }

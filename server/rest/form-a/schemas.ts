@@ -3,7 +3,8 @@ import { PLATFORMS } from '../../db/schema';
 import type { ListNotesQuery } from '../../notes/list-notes';
 import { dateTimeParam, enumParam, limitParam, MALFORMED, requiredText } from '../params';
 import type { SearchQuery } from '../procedures/search';
-import { decodeCursor } from './cursor';
+import { EndpointEvents } from '../webhook-params';
+import { decodeCursor } from '../opaque-cursor';
 
 // Form A's wire shapes (SPEC 2.1-2.3, 4.1-4.3; D5, D6).
 
@@ -98,3 +99,17 @@ export const searchNotesInputA = z
     limit: limitParam(50, 10),
   })
   .transform((input): SearchQuery => ({ q: input.q, limit: input.limit ?? 10 }));
+
+export const CreatedEndpointA = z
+  .object({
+    id: z.string().uuid(),
+    url: z.string(),
+    events: EndpointEvents,
+    secret: z.string().meta({ description: 'whsec_… signing secret: shown in this response only.' }),
+    created_at: z.string(),
+    active: z.boolean(),
+  })
+  .meta({ id: 'CreatedWebhookEndpoint' });
+
+export const EndpointA = CreatedEndpointA.omit({ secret: true }).meta({ id: 'WebhookEndpoint' });
+export const EndpointListA = z.object({ data: z.array(EndpointA) }).meta({ id: 'WebhookEndpointList' });

@@ -9,8 +9,29 @@ import { router } from '../trpc';
 import { presentErrorB } from './errors';
 import { searchSummaries } from '../../search/search-summaries';
 import { searchNotesProcedure } from '../procedures/search';
-import { presentNote, presentNoteList, presentSearchResults } from './present';
-import { listNotesInputB, NoteB, NoteListB, SearchResultsB, searchNotesInputB } from './schemas';
+import { createEndpointProcedure, deleteEndpointProcedure, listDeliveriesProcedure, listEndpointsProcedure } from '../procedures/webhooks';
+import { createEndpointInput } from '../webhook-params';
+import {
+  presentCreatedEndpoint,
+  presentDeletedEndpoint,
+  presentDeliveryPage,
+  presentEndpointList,
+  presentNote,
+  presentNoteList,
+  presentSearchResults,
+} from './present';
+import {
+  CreatedEndpointB,
+  DeletedEndpointB,
+  DeliveryPageB,
+  EndpointListB,
+  listDeliveriesInputB,
+  listNotesInputB,
+  NoteB,
+  NoteListB,
+  SearchResultsB,
+  searchNotesInputB,
+} from './schemas';
 
 const notes = { listNotesInput: listNotesInputB, noteList: NoteListB, note: NoteB, presentNoteList, presentNote };
 
@@ -22,11 +43,31 @@ const search = {
     presentSearchResults(await searchSummaries(db, services, accountId, q, limit)),
 };
 
+const webhooks = {
+  name: 'B' as const,
+  createEndpointInput,
+  createdEndpoint: CreatedEndpointB,
+  endpointList: EndpointListB,
+  // D8: Form B answers a delete with 200 {"success":true}.
+  deletedEndpoint: DeletedEndpointB,
+  deleteStatus: 200 as const,
+  presentCreatedEndpoint,
+  presentEndpointList,
+  presentDeletedEndpoint,
+};
+
+const deliveries = { listDeliveriesInput: listDeliveriesInputB, deliveryPage: DeliveryPageB, presentDeliveryPage };
+
 // Form B offers no note deletion (SPEC 4.3): DELETE /v1/notes/{id} is an unknown route here.
 export const formBRouter = router({
   searchNotes: searchNotesProcedure(search),
   listNotes: listNotesProcedure(notes),
   getNote: getNoteProcedure(notes),
+  createEndpoint: createEndpointProcedure(webhooks),
+  listEndpoints: listEndpointsProcedure(webhooks),
+  deleteEndpoint: deleteEndpointProcedure(webhooks),
+  // SPEC 4.8: the delivery log is Form B's; in Form A the route does not exist (D2: 404).
+  listDeliveries: listDeliveriesProcedure(deliveries),
 });
 
 // D14: 100 requests per key per clock minute, on every plan.

@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import type { NotePage, NoteRecord } from '../../notes/note-record';
-import type { NoteB, NoteListB, SearchResultsB } from './schemas';
+import type { WebhookEndpoint } from '../../webhooks/endpoints';
+import type { DeliveryAttemptRecord } from '../../webhooks/list-delivery-attempts';
+import { encodeCursor } from '../opaque-cursor';
+import type { CreatedEndpointB, DeletedEndpointB, DeliveryPageB, EndpointB, EndpointListB, NoteB, NoteListB, SearchResultsB } from './schemas';
 
 export function presentNote(note: NoteRecord): z.input<typeof NoteB> {
   return {
@@ -33,4 +36,41 @@ export function presentNoteList(page: NotePage): z.input<typeof NoteListB> {
 
 export function presentSearchResults(notes: NoteRecord[]): z.input<typeof SearchResultsB> {
   return { data: notes.map(presentNote) };
+}
+
+type Events = z.input<typeof EndpointB>['events'];
+
+// SPEC 4.5: Form B lists id, url, events, active, created_at, secret.
+export function presentCreatedEndpoint(e: WebhookEndpoint): z.input<typeof CreatedEndpointB> {
+  return { id: e.id, url: e.url, events: e.events as Events, active: e.active, created_at: e.createdAt.toISOString(), secret: e.secret };
+}
+
+export function presentEndpoint(e: WebhookEndpoint): z.input<typeof EndpointB> {
+  return { id: e.id, url: e.url, events: e.events as Events, active: e.active, created_at: e.createdAt.toISOString() };
+}
+
+export function presentEndpointList(endpoints: WebhookEndpoint[]): z.input<typeof EndpointListB> {
+  return { data: endpoints.map(presentEndpoint) };
+}
+
+export const presentDeletedEndpoint = (): z.input<typeof DeletedEndpointB> => ({ success: true });
+
+export function presentDeliveryPage(page: { attempts: DeliveryAttemptRecord[]; hasMore: boolean }): z.input<typeof DeliveryPageB> {
+  const last = page.attempts.at(-1);
+  return {
+    data: page.attempts.map((a) => ({
+      id: a.id,
+      delivery_id: a.deliveryId,
+      event: a.event,
+      attempt: a.attempt,
+      status_code: a.statusCode,
+      success: a.success,
+      error: a.error,
+      duration_ms: a.durationMs,
+      payload: JSON.parse(a.payload) as Record<string, unknown>,
+      created_at: a.createdAt.toISOString(),
+    })),
+    next_cursor: page.hasMore && last ? encodeCursor(last) : null,
+    has_more: page.hasMore,
+  };
 }

@@ -4,6 +4,9 @@ import type { ListNotesQuery } from '../../notes/list-notes';
 import { SummarySchema } from '../../notes/summary';
 import { dateTimeParam, enumParam, limitParam, MALFORMED, requiredText } from '../params';
 import type { SearchQuery } from '../procedures/search';
+import { EndpointEvents } from '../webhook-params';
+import { decodeCursor } from '../opaque-cursor';
+import { uuidPathParam } from '../params';
 
 // Form B's wire shapes (SPEC 2.1, 2.2, 2.4, 4.1, 4.2; D5, D6).
 
@@ -91,3 +94,53 @@ export const searchNotesInputB = z
     limit: limitParam(20, 5),
   })
   .transform((input): SearchQuery => ({ q: input.q, limit: input.limit ?? 5 }));
+
+export const CreatedEndpointB = z
+  .object({
+    id: z.string().uuid(),
+    url: z.string(),
+    events: EndpointEvents,
+    active: z.boolean(),
+    created_at: z.string(),
+    secret: z.string().meta({ description: '64 hexadecimal characters: shown in this response only.' }),
+  })
+  .meta({ id: 'CreatedWebhookEndpoint' });
+
+export const EndpointB = CreatedEndpointB.omit({ secret: true }).meta({ id: 'WebhookEndpoint' });
+export const EndpointListB = z.object({ data: z.array(EndpointB) }).meta({ id: 'WebhookEndpointList' });
+export const DeletedEndpointB = z.object({ success: z.literal(true) });
+
+// D13
+export const DeliveryAttemptB = z
+  .object({
+    id: z.string().uuid(),
+    delivery_id: z.string().uuid().meta({ description: 'Stable across the retries of one delivery (X-Service-Delivery).' }),
+    event: z.string(),
+    attempt: z.number().int(),
+    status_code: z.number().int().nullable(),
+    success: z.boolean(),
+    error: z.string().nullable().meta({ description: 'e.g. "timeout", "connection refused", "blocked: private address".' }),
+    duration_ms: z.number().int(),
+    payload: z.record(z.string(), z.unknown()).meta({ description: 'The JSON object sent.' }),
+    created_at: z.string(),
+  })
+  .meta({ id: 'DeliveryAttempt' });
+
+export const DeliveryPageB = z
+  .object({ data: z.array(DeliveryAttemptB), next_cursor: z.string().nullable(), has_more: z.boolean() })
+  .meta({ id: 'DeliveryAttemptList' });
+
+export const listDeliveriesInputB = z
+  .object({
+    id: uuidPathParam,
+    limit: limitParam(100, 25),
+    cursor: z.string().meta({ description: 'The next_cursor of the previous page.' }).optional(),
+  })
+  .transform((input, ctx) => {
+    const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+    if (after === null) {
+      ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cursor is malformed', params: MALFORMED });
+      return z.NEVER;
+    }
+    return { id: input.id, limit: input.limit ?? 25, ...(after && { after }) };
+  });

@@ -1,4 +1,5 @@
-// Form A's opaque cursor (D5): base64url of "<created_at ms>:<id>", the sort key of the last note on the page.
+// An opaque keyset cursor: base64url of "<created_at ms>:<id>", the sort key of the last item on a
+// page. Form A's note cursor (D5) and the delivery log's (D13).
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor } from './cursor';
+import { decodeCursor, encodeCursor } from './opaque-cursor';
 
 const ID = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
 const AT = new Date('2026-03-04T05:06:07.089Z');

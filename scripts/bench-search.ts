@@ -1,0 +1,664 @@
+// npm run bench:search [-- --passages 100000 --accounts 1000 --queries 50 --db pglite|postgres|both]
+// Issue 3's search benchmark. Builds a synthetic corpus of meeting transcripts (passages spread
+// over many accounts: one small account of 20 passages, one large of 20,000, the rest in between),
+// embeds it with the local embedder (topic vocabularies give clustered vectors, unlike uniform
+// random ones), bulk-inserts it with the HNSW index dropped and then builds the index, timing
+// each phase. Then, for the small, a typical and the large account, it reports p50/p95 latency
+// of GET /v1/notes/search through the real handlers over HTTP and of the straight SQL queries
+// (exact and HNSW with iterative scans), and recall@10 of the HNSW path against exact search.
+// Runs on the embedded PGlite and, when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a
+// PostgreSQL server, on PostgreSQL too. Progress goes to stderr; a table per database and one
+// JSON line with every figure go to stdout.
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { sql, type SQL } from 'drizzle-orm';
+import { createAccount, createApiKey } from '../server/accounts/accounts';
+import { queryRows, type Database, type Db } from '../server/db/client';
+import { PLATFORMS } from '../server/db/schema';
+import { LocalEmbedder } from '../server/embeddings/local-embedder';
+import { parseEnv } from '../server/env';
+import { createAppHandlers, routeFor } from '../server/http/app-handlers';
+import { serveNode } from '../server/http/serve-node';
+import { makePassages } from '../server/search/make-passages';
+import { toVectorLiteral } from '../server/search/vector-search';
+import { createServices, type Services } from '../server/services';
+import { createTestDatabase } from '../test/test-database';
+
+const { values } = parseArgs({
+  options: {
+    passages: { type: 'string', default: '100000' },
+    accounts: { type: 'string', default: '1000' },
+    queries: { type: 'string', default: '50' },
+    db: { type: 'string' },
+    /** Passages of the large account (clipped to a fifth of the corpus). */
+    large: { type: 'string', default: '20000' },
+    small: { type: 'string', default: '20' },
+    /** SEARCH_EXACT_MAX_ROWS for the second server, so the large account goes through HNSW. */
+    'hnsw-threshold': { type: 'string', default: '1000' },
+    'maintenance-work-mem': { type: 'string' },
+    seed: { type: 'string', default: '42' },
+    /** Print the HNSW query's plan for each measured account on stderr. */
+    explain: { type: 'boolean', default: false },
+  },
+});
+
+const intFlag = (name: string, value: string | undefined, min: number) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}, got ${value}`);
+  return n;
+};
+const PASSAGES = intFlag('passages', values.passages, 100);
+const ACCOUNTS = intFlag('accounts', values.accounts, 3);
+const QUERIES = intFlag('queries', values.queries, 1);
+const SMALL = intFlag('small', values.small, 10);
+const LARGE = Math.min(intFlag('large', values.large, 20), Math.floor(PASSAGES / 5));
+const HNSW_THRESHOLD = Math.min(intFlag('hnsw-threshold', values['hnsw-threshold'], 10), Math.floor(LARGE / 2));
+const SEED = intFlag('seed', values.seed, 0);
+const K = 10;
+if (PASSAGES - SMALL - LARGE < ACCOUNTS - 2) throw new Error('--passages is too small for that many accounts');
+
+const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+const which = values.db ?? (serverUrl ? 'both' : 'pglite');
+if (!['pglite', 'postgres', 'both'].includes(which)) throw new Error('--db must be pglite, postgres or both');
+if (which !== 'pglite' && !serverUrl) throw new Error('--db postgres needs BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
+
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+const seconds = (ms: number) => +(ms / 1000).toFixed(1);
+const round = (x: number, digits = 1) => +x.toFixed(digits);
+
+// ---------------------------------------------------------------------------------------------
+// Deterministic randomness: both databases get the same corpus and queries.
+
+function mulberry32(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+type Rng = () => number;
+const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
+const intBetween = (rng: Rng, lo: number, hi: number) => lo + Math.floor(rng() * (hi - lo + 1));
+const gaussian = (rng: Rng) => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
+
+// ---------------------------------------------------------------------------------------------
+// Vocabulary: 40 meeting topics. A meeting talks mostly about one topic, a little about a second
+// and now and then about any; filler words are shared by all. The local embedder is lexical, so
+// passages of one topic end up near each other: clustered vectors, as real transcripts give.
+
+const TOPICS: readonly (readonly string[])[] = [
+  ['budget', 'forecast', 'spend', 'invoice', 'cashflow', 'variance', 'ledger', 'accrual', 'headcount cost', 'finance review'],
+  ['hiring', 'candidate', 'interview loop', 'recruiter', 'offer letter', 'job posting', 'referral', 'sourcing', 'onsite', 'hiring manager'],
+  ['roadmap', 'milestone', 'epic', 'feature flag', 'release train', 'backlog', 'scope', 'theme', 'initiative', 'north star'],
+  ['incident', 'outage', 'pager', 'postmortem', 'root cause', 'severity', 'mitigation', 'timeline', 'on-call', 'status page'],
+  ['database', 'postgres', 'replication', 'failover', 'migration script', 'schema', 'vacuum', 'index bloat', 'connection pool', 'replica lag'],
+  ['marketing campaign', 'landing page', 'newsletter', 'conversion', 'webinar', 'ad spend', 'funnel', 'lead magnet', 'audience', 'attribution'],
+  ['churn', 'renewal', 'retention', 'cancellation', 'health score', 'win-back', 'downgrade', 'customer success', 'expansion', 'net revenue'],
+  ['pricing', 'tier', 'discount', 'seat price', 'annual plan', 'usage billing', 'paywall', 'packaging', 'price increase', 'free trial'],
+  ['onboarding', 'welcome email', 'activation', 'checklist', 'tutorial', 'first run', 'empty state', 'setup wizard', 'time to value', 'walkthrough'],
+  ['mobile app', 'ios build', 'android', 'app store', 'push notification', 'testflight', 'crash rate', 'offline mode', 'deep link', 'tablet layout'],
+  ['design review', 'mockup', 'figma', 'typography', 'spacing', 'color palette', 'component library', 'prototype', 'wireframe', 'icon set'],
+  ['contract', 'clause', 'liability', 'indemnity', 'redline', 'counsel', 'signature', 'termination', 'master agreement', 'legal review'],
+  ['sales pipeline', 'quota', 'deal desk', 'prospect', 'demo call', 'procurement', 'closing', 'forecast call', 'champion', 'territory'],
+  ['support ticket', 'escalation', 'backlog queue', 'response time', 'macro', 'help center', 'satisfaction survey', 'triage', 'zendesk', 'refund request'],
+  ['cloud cost', 'reserved instance', 'autoscaling', 'kubernetes', 'node pool', 'egress', 'storage tier', 'rightsizing', 'savings plan', 'cluster'],
+  ['load test', 'latency', 'throughput', 'benchmark', 'profiling', 'flame graph', 'cache hit', 'p99', 'regression', 'capacity'],
+  ['accessibility', 'screen reader', 'contrast ratio', 'keyboard navigation', 'aria label', 'wcag', 'focus order', 'captions', 'alt text', 'audit findings'],
+  ['localization', 'translation', 'locale', 'german strings', 'right-to-left', 'glossary', 'date format', 'translator', 'currency display', 'pluralization'],
+  ['privacy', 'gdpr', 'data retention', 'consent banner', 'deletion request', 'data processing', 'dpa', 'subprocessor', 'anonymization', 'privacy policy'],
+  ['quarterly planning', 'okr', 'objective', 'key result', 'commitment', 'stretch goal', 'capacity planning', 'dependency', 'planning poker', 'quarter kickoff'],
+  ['office move', 'lease', 'floor plan', 'desk booking', 'furniture', 'movers', 'parking', 'facilities', 'badge access', 'kitchen'],
+  ['offsite', 'venue', 'agenda', 'team dinner', 'workshop', 'travel booking', 'hotel', 'icebreaker', 'hackathon', 'keynote'],
+  ['vendor', 'rfp', 'shortlist', 'evaluation matrix', 'reference call', 'security questionnaire', 'pilot', 'procurement review', 'sla', 'vendor lock-in'],
+  ['partnership', 'integration partner', 'co-marketing', 'revenue share', 'marketplace listing', 'joint customer', 'partner portal', 'referral fee', 'alliance', 'reseller'],
+  ['fundraising', 'investor', 'term sheet', 'valuation', 'pitch deck', 'due diligence', 'runway', 'series b', 'cap table', 'lead investor'],
+  ['board meeting', 'board deck', 'director', 'governance', 'committee', 'minutes', 'resolution', 'option grant', 'audit committee', 'board approval'],
+  ['analytics', 'dashboard', 'cohort', 'retention curve', 'event tracking', 'metric definition', 'funnel report', 'warehouse query', 'looker', 'segment'],
+  ['experiment', 'a/b test', 'variant', 'control group', 'statistical significance', 'sample size', 'holdout', 'uplift', 'hypothesis', 'guardrail metric'],
+  ['api versioning', 'deprecation', 'breaking change', 'sdk', 'endpoint', 'changelog', 'rate limit', 'webhook', 'openapi', 'client library'],
+  ['billing system', 'stripe', 'proration', 'dunning', 'failed payment', 'credit note', 'tax calculation', 'subscription', 'chargeback', 'payment method'],
+  ['search relevance', 'ranking', 'embedding', 'query log', 'synonym', 'recall', 'precision', 'reranker', 'vector index', 'typo tolerance'],
+  ['machine learning', 'training data', 'model drift', 'feature store', 'inference', 'gpu', 'evaluation set', 'labeling', 'fine-tuning', 'overfitting'],
+  ['documentation', 'docs site', 'api reference', 'guide', 'code sample', 'style guide', 'docs review', 'quickstart', 'screenshot', 'versioned docs'],
+  ['security', 'penetration test', 'vulnerability', 'patch', 'access review', 'sso', 'mfa', 'secrets rotation', 'phishing', 'threat model'],
+  ['compliance', 'soc 2', 'auditor', 'control', 'evidence collection', 'iso 27001', 'policy review', 'risk register', 'hipaa', 'attestation'],
+  ['performance review', 'calibration', 'promotion', 'feedback', 'self assessment', 'career ladder', 'compensation', 'manager review', 'growth plan', 'peer review'],
+  ['customer interview', 'user research', 'persona', 'pain point', 'jobs to be done', 'usability test', 'research synthesis', 'insight', 'recruiting participants', 'discussion guide'],
+  ['brand', 'logo', 'rebrand', 'tagline', 'brand guidelines', 'voice and tone', 'illustration', 'website refresh', 'agency', 'brand launch'],
+  ['warehouse', 'shipping', 'inventory', 'fulfillment', 'carrier', 'pick and pack', 'stockout', 'returns', 'logistics', 'pallet'],
+  ['fraud', 'chargeback rate', 'risk score', 'suspicious account', 'velocity check', 'card testing', 'manual review', 'fraud rule', 'blocklist', 'account takeover'],
+];
+
+const NAMES = ['Ana', 'Ben', 'Chloé', 'Dmitri', 'Eva', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kemi', 'Luis', 'Maya', 'Noor', 'Omar', 'Priya'];
+const VERBS = ['review', 'update', 'finish', 'check', 'share', 'schedule', 'prioritise', 'estimate', 'draft', 'revisit', 'unblock', 'document', 'ship', 'test', 'measure', 'simplify'];
+const ADJS = ['fine', 'risky', 'behind', 'ahead of plan', 'great', 'unclear', 'expensive', 'slow', 'stable', 'messy', 'promising', 'blocked'];
+const FILLER = ['plan', 'decision', 'follow-up', 'deadline', 'owner', 'priority', 'document', 'proposal', 'estimate', 'question', 'blocker', 'summary', 'next step', 'update'];
+const PERIODS = ['week', 'sprint', 'month', 'quarter'];
+const UNITS = ['minutes', 'hours', 'days', 'weeks'];
+const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'the end of the month', 'next week'];
+const TEMPLATES = [
+  'We need to {v} the {t} and the {t} before {d}.',
+  '{n} said the {t} is {a}, and the {t} needs another look.',
+  'Can we {v} the {t} by {d}? The {f} depends on it.',
+  'I think the {t} is the main {f} this {p}.',
+  'Last {p} the {t} took {#} {u}, which is {a}.',
+  "Let's {v} the {t} and the {t} in the {f} next {p}.",
+  'The {f} for the {t} is still open; {n} will {v} it.',
+  'Our {t} numbers look {a}: {#} percent on {t}.',
+  'Any questions about the {t} or the {t}?',
+  '{n} agreed to {v} the {t} {f} with the {t} folks.',
+  'So the {t} is {a}, but honestly the {t} worries me more.',
+  'Okay, moving on to {t}. {n}, where are we with the {t}?',
+];
+
+interface MeetingDraft {
+  id: string;
+  title: string;
+  platform: string;
+  createdAt: Date;
+  durationSeconds: number;
+  segments: { sequence: number; speaker: string; content: string; startTime: number; endTime: number }[];
+  passages: { position: number; text: string; firstSequence: number; lastSequence: number }[];
+}
+
+function sentence(rng: Rng, main: number, second: number): string {
+  const topicWord = () => {
+    const r = rng();
+    const topic = r < 0.7 ? main : r < 0.9 ? second : Math.floor(rng() * TOPICS.length);
+    return pick(rng, TOPICS[topic]!);
+  };
+  const text = pick(rng, TEMPLATES).replace(/\{(.)\}/g, (_, slot: string) => {
+    switch (slot) {
+      case 't': return topicWord();
+      case 'v': return pick(rng, VERBS);
+      case 'a': return pick(rng, ADJS);
+      case 'f': return pick(rng, FILLER);
+      case 'p': return pick(rng, PERIODS);
+      case 'u': return pick(rng, UNITS);
+      case 'd': return pick(rng, DAYS);
+      case 'n': return pick(rng, NAMES);
+      default: return String(intBetween(rng, 2, 95));
+    }
+  });
+  return text[0]!.toUpperCase() + text.slice(1);
+}
+
+/** One meeting with exactly `passageCount` passages, cut from its segments by the app's own makePassages. */
+function makeMeeting(rng: Rng, favourites: number[], passageCount: number, createdAt: Date): MeetingDraft {
+  const main = rng() < 0.8 ? pick(rng, favourites) : Math.floor(rng() * TOPICS.length);
+  const second = rng() < 0.5 ? pick(rng, favourites) : Math.floor(rng() * TOPICS.length);
+  const speakers = Array.from({ length: intBetween(rng, 2, 5) }, () => pick(rng, NAMES));
+  const segments: MeetingDraft['segments'] = [];
+  let clock = 0;
+  let drafts: ReturnType<typeof makePassages> = [];
+  while (drafts.length <= passageCount) {
+    // A segment of one to three sentences (~60–250 characters); ~2 new segments per passage.
+    for (let i = 0; i < passageCount * 2 + 4; i++) {
+      const content = Array.from({ length: intBetween(rng, 1, 3) }, () => sentence(rng, main, second)).join(' ');
+      const length = 3 + content.length / 15;
+      segments.push({ sequence: segments.length + 1, speaker: pick(rng, speakers), content, startTime: round(clock, 2), endTime: round(clock + length, 2) });
+      clock += length + rng() * 2;
+    }
+    drafts = makePassages(segments);
+  }
+  const kept = drafts.slice(0, passageCount);
+  const lastSequence = kept.at(-1)!.lastSequence;
+  const used = segments.filter((s) => s.sequence <= lastSequence);
+  return {
+    id: randomUUID(),
+    title: `${pick(rng, TOPICS[main]!).replace(/^./, (c) => c.toUpperCase())} sync`,
+    platform: pick(rng, PLATFORMS),
+    createdAt,
+    durationSeconds: Math.ceil(used.at(-1)!.endTime),
+    segments: used,
+    passages: kept,
+  };
+}
+
+/** Passage counts per account: [small, large, ...others], the others log-normal around the mean. */
+function accountSizes(rng: Rng): number[] {
+  const others = ACCOUNTS - 2;
+  const rest = PASSAGES - SMALL - LARGE;
+  const weights = Array.from({ length: others }, () => Math.exp(0.8 * gaussian(rng)));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const sizes = weights.map((w) => Math.max(1, Math.floor((rest * w) / total)));
+  let missing = rest - sizes.reduce((a, b) => a + b, 0);
+  for (let i = 0; missing !== 0; i = (i + 1) % others) {
+    if (missing > 0) {
+      sizes[i]!++;
+      missing--;
+    } else if (sizes[i]! > 1) {
+      sizes[i]!--;
+      missing++;
+    }
+  }
+  return [SMALL, LARGE, ...sizes];
+}
+
+function makeQueries(rng: Rng): string[] {
+  return Array.from({ length: QUERIES }, () => {
+    const topic = TOPICS[Math.floor(rng() * TOPICS.length)]!;
+    const words = new Set<string>();
+    const n = intBetween(rng, 2, 3);
+    while (words.size < n) words.add(pick(rng, topic));
+    const parts = [...words];
+    if (rng() < 0.4) parts.push(pick(rng, FILLER));
+    if (rng() < 0.2) parts.push(pick(rng, TOPICS[Math.floor(rng() * TOPICS.length)]!));
+    return parts.join(' ');
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bulk loading: large multi-row INSERTs of literal SQL straight to the driver.
+
+const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const ts = (d: Date) => `'${d.toISOString()}'`;
+const vectorText = (v: number[]) => {
+  let out = '[';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i]!;
+    out += (i ? ',' : '') + (x === 0 ? '0' : x.toPrecision(7));
+  }
+  return `${out}]`;
+};
+
+async function exec(database: Database, text: string): Promise<void> {
+  const client = (database.db as unknown as { $client: unknown }).$client;
+  if (database.kind === 'pglite') await (client as { exec(q: string): Promise<unknown> }).exec(text);
+  else await (client as { unsafe(q: string): Promise<unknown> }).unsafe(text);
+}
+
+const INSERT_ROWS = { meetings: 1000, segments: 2000, passages: 500 };
+
+interface LoadStats {
+  accounts: number;
+  meetings: number;
+  segments: number;
+  passages: number;
+  generateMs: number;
+  embedMs: number;
+  insertMs: number;
+}
+
+interface MeasuredAccount {
+  label: 'small' | 'typical' | 'large';
+  id: string;
+  key: string;
+  passages: number;
+}
+
+async function loadCorpus(label: string, database: Database): Promise<{ stats: LoadStats; measured: MeasuredAccount[] }> {
+  const rng = mulberry32(SEED);
+  const sizes = accountSizes(rng);
+  // The typical account: the median size among the others.
+  const order = sizes.map((s, i) => [s, i] as const).slice(2).sort((a, b) => a[0] - b[0]);
+  const typicalIndex = order[Math.floor(order.length / 2)]![1];
+  const embedder = new LocalEmbedder();
+  const stats: LoadStats = { accounts: 0, meetings: 0, segments: 0, passages: 0, generateMs: 0, embedMs: 0, insertMs: 0 };
+  const measured: MeasuredAccount[] = [];
+  const runId = Date.now().toString(36);
+
+  // Measured accounts and their keys through the app's own functions; the rest straight in.
+  const accountIds: string[] = [];
+  const others: string[] = [];
+  for (let i = 0; i < sizes.length; i++) {
+    const which = i === 0 ? 'small' : i === 1 ? 'large' : i === typicalIndex ? 'typical' : null;
+    if (which) {
+      const account = await createAccount(database.db, { email: `bench-${which}-${runId}@example.com`, plan: 'enterprise', earlyAccess: true });
+      const { plaintext } = await createApiKey(database.db, { accountId: account.id });
+      accountIds.push(account.id);
+      measured.push({ label: which, id: account.id, key: plaintext, passages: sizes[i]! });
+    } else {
+      const id = randomUUID();
+      accountIds.push(id);
+      others.push(`(${quote(id)}, ${quote(`bench-${i}-${runId}@example.com`)}, 'pro', true)`);
+    }
+  }
+  let started = performance.now();
+  for (let i = 0; i < others.length; i += INSERT_ROWS.meetings) {
+    await exec(database, `insert into accounts (id, email, plan, early_access) values ${others.slice(i, i + INSERT_ROWS.meetings).join(',')}`);
+  }
+  stats.insertMs += performance.now() - started;
+  stats.accounts = sizes.length;
+
+  let meetingRows: string[] = [];
+  let segmentRows: string[] = [];
+  let passageRows: string[] = [];
+  let passageTexts: { row: string[]; text: string }[] = [];
+  const flush = async (force: boolean) => {
+    if (passageTexts.length > 0 && (force || passageTexts.length >= INSERT_ROWS.passages * 4)) {
+      let t = performance.now();
+      const vectors = await embedder.embed(passageTexts.map((p) => p.text));
+      stats.embedMs += performance.now() - t;
+      t = performance.now();
+      passageTexts.forEach((p, i) => passageRows.push(`(${p.row.join(',')},'${vectorText(vectors[i]!)}')`));
+      passageTexts = [];
+      stats.generateMs += performance.now() - t;
+    }
+    if (!force && passageRows.length < INSERT_ROWS.passages * 4) return;
+    const t = performance.now();
+    // Parents first: meetings, then their segments and passages.
+    for (let i = 0; i < meetingRows.length; i += INSERT_ROWS.meetings) {
+      await exec(
+        database,
+        `insert into meetings (id, account_id, title, platform, language, started_at, ended_at, duration_seconds, created_at, transcribed_at) values ${meetingRows.slice(i, i + INSERT_ROWS.meetings).join(',')}`,
+      );
+    }
+    for (let i = 0; i < segmentRows.length; i += INSERT_ROWS.segments) {
+      await exec(
+        database,
+        `insert into transcript_segments (meeting_id, sequence, speaker, content, start_time, end_time) values ${segmentRows.slice(i, i + INSERT_ROWS.segments).join(',')}`,
+      );
+    }
+    for (let i = 0; i < passageRows.length; i += INSERT_ROWS.passages) {
+      await exec(
+        database,
+        `insert into passages (id, meeting_id, account_id, position, text, first_sequence, last_sequence, model, embedding) values ${passageRows.slice(i, i + INSERT_ROWS.passages).join(',')}`,
+      );
+    }
+    stats.insertMs += performance.now() - t;
+    meetingRows = [];
+    segmentRows = [];
+    passageRows = [];
+    process.stderr.write(`\r${label}: ${stats.passages}/${PASSAGES} passages stored`);
+  };
+
+  const base = Date.parse('2025-01-01T09:00:00Z');
+  for (let a = 0; a < sizes.length; a++) {
+    const accountId = accountIds[a]!;
+    let remaining = sizes[a]!;
+    const favourites = Array.from({ length: 5 }, () => Math.floor(rng() * TOPICS.length));
+    let m = 0;
+    while (remaining > 0) {
+      const t = performance.now();
+      // 8 to 30 passages a meeting (the small account: two meetings of 10).
+      let count = a === 0 ? Math.min(remaining, Math.ceil(SMALL / 2)) : Math.min(remaining, intBetween(rng, 8, 30));
+      if (remaining - count > 0 && remaining - count < 3) count = remaining;
+      remaining -= count;
+      // Distinct created_at per account (D5): meetings an hour and a few seconds apart.
+      const createdAt = new Date(base + m++ * 3_600_000 + a * 1000);
+      const meeting = makeMeeting(rng, favourites, count, createdAt);
+      const startedAt = new Date(createdAt.getTime() - meeting.durationSeconds * 1000);
+      meetingRows.push(
+        `(${quote(meeting.id)},${quote(accountId)},${quote(meeting.title)},'${meeting.platform}','en',${ts(startedAt)},${ts(createdAt)},${meeting.durationSeconds},${ts(createdAt)},${ts(createdAt)})`,
+      );
+      for (const s of meeting.segments) {
+        segmentRows.push(`(${quote(meeting.id)},${s.sequence},${quote(s.speaker)},${quote(s.content)},${s.startTime},${s.endTime})`);
+      }
+      for (const p of meeting.passages) {
+        passageTexts.push({
+          row: [quote(randomUUID()), quote(meeting.id), quote(accountId), String(p.position), quote(p.text), String(p.firstSequence), String(p.lastSequence), quote(embedder.model)],
+          text: p.text,
+        });
+      }
+      stats.meetings++;
+      stats.segments += meeting.segments.length;
+      stats.passages += meeting.passages.length;
+      stats.generateMs += performance.now() - t;
+      await flush(false);
+    }
+  }
+  await flush(true);
+  process.stderr.write('\n');
+  // As the app keeps it (D5): the account's last handed-out created_at.
+  started = performance.now();
+  await exec(database, `update accounts a set last_meeting_created_at = m.last from (select account_id, max(created_at) as last from meetings group by account_id) m where m.account_id = a.id`);
+  stats.insertMs += performance.now() - started;
+  return { stats, measured };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+const percentile = (xs: number[], p: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+
+interface Hit {
+  id: string;
+  distance: number;
+}
+
+const exactSql = (accountId: string, literal: string, limit: number) => sql`
+  select * from (
+    select p.id, p.meeting_id, m.title, p.first_sequence, p.last_sequence, p.embedding <=> ${literal}::vector as distance
+    from passages p join meetings m on m.id = p.meeting_id where p.account_id = ${accountId} and p.embedding is not null
+    offset 0
+  ) s order by distance, id limit ${limit}`;
+
+const hnswSql = (accountId: string, literal: string, limit: number) => sql`
+  select * from (
+    select p.id, p.meeting_id, m.title, p.first_sequence, p.last_sequence, p.embedding <=> ${literal}::vector as distance
+    from passages p join meetings m on m.id = p.meeting_id where p.account_id = ${accountId} and p.embedding is not null
+    order by p.embedding <=> ${literal}::vector limit ${limit}
+  ) s order by distance, id`;
+
+const HNSW_SETTINGS = ['set local hnsw.iterative_scan = relaxed_order', 'set local hnsw.ef_search = 400'];
+
+async function runExact(db: Db, accountId: string, literal: string): Promise<Hit[]> {
+  const rows = await queryRows<{ id: string; distance: number }>(db, exactSql(accountId, literal, K));
+  return rows.map((r) => ({ id: r.id, distance: Number(r.distance) }));
+}
+
+async function runHnsw(db: Db, accountId: string, literal: string): Promise<Hit[]> {
+  return db.transaction(async (tx) => {
+    for (const s of HNSW_SETTINGS) await tx.execute(sql.raw(s));
+    const rows = await queryRows<{ id: string; distance: number }>(tx, hnswSql(accountId, literal, K));
+    return rows.map((r) => ({ id: r.id, distance: Number(r.distance) }));
+  });
+}
+
+/** How the plan reads passages (an HNSW query the planner may still answer exactly), for the record. */
+async function planOf(db: Db, query: SQL, hnsw: boolean): Promise<string> {
+  const lines = await db.transaction(async (tx) => {
+    if (hnsw) for (const s of HNSW_SETTINGS) await tx.execute(sql.raw(s));
+    return queryRows<Record<string, string>>(tx, sql`explain ${query}`);
+  });
+  const text = lines.map((l) => Object.values(l)[0]).join('\n');
+  if (values.explain) progress(text.replace(/'\[[^\]]*\]'::vector/g, "'[…]'::vector"));
+  if (text.includes('passages_embedding_hnsw')) return 'hnsw index';
+  if (text.includes('passages_account_idx')) return 'account btree + sort';
+  return text.includes('Seq Scan on passages') ? 'seq scan + sort' : 'other';
+}
+
+/** Share of the exact top-k that a result list found; a hit tied with the k-th exact distance counts. */
+function recall(exact: Hit[], found: { id?: string; distance: number }[]): number {
+  if (exact.length === 0) return 1;
+  const ids = new Set(exact.map((h) => h.id));
+  const kth = exact.at(-1)!.distance;
+  const good = found.slice(0, exact.length).filter((h) => (h.id !== undefined && ids.has(h.id)) || h.distance <= kth + 1e-6).length;
+  return good / exact.length;
+}
+
+async function timeHttp(url: string, key: string, queries: string[]) {
+  const times: number[] = [];
+  const results: { distance: number }[][] = [];
+  for (let i = -2; i < queries.length; i++) {
+    const q = queries[i < 0 ? queries.length + i : i]!; // two warm-up requests
+    const start = performance.now();
+    const res = await fetch(`${url}/v1/notes/search?q=${encodeURIComponent(q)}&limit=${K}`, { headers: { authorization: `Bearer ${key}` } });
+    const text = await res.text();
+    const elapsed = performance.now() - start;
+    if (res.status !== 200) throw new Error(`GET /v1/notes/search → ${res.status} ${text}`);
+    if (i < 0) continue;
+    times.push(elapsed);
+    const body = JSON.parse(text) as { data: { score: number }[] };
+    results.push(body.data.map((h) => ({ distance: 1 - h.score })));
+  }
+  return { times, results };
+}
+
+async function timeSql(db: Db, run: (literal: string) => Promise<Hit[]>, literals: string[]) {
+  for (const literal of literals.slice(-2)) await run(literal); // warm-up
+  const times: number[] = [];
+  const results: Hit[][] = [];
+  for (const literal of literals) {
+    const start = performance.now();
+    results.push(await run(literal));
+    times.push(performance.now() - start);
+  }
+  return { times, results };
+}
+
+interface ResultRow {
+  database: string;
+  account: string;
+  rows: number;
+  path: string;
+  'http p50 ms': number | null;
+  'http p95 ms': number | null;
+  'http min hits': number | null;
+  'http recall@10': number | null;
+  'sql p50 ms': number;
+  'sql p95 ms': number;
+  'sql min hits': number;
+  'sql recall@10': number;
+  'sql plan': string;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+async function bench(label: string, database: Database) {
+  const phases: Record<string, number | string> = {};
+  let started = performance.now();
+  // Bulk load without the HNSW index (PGlite inserted ~95 rows/s with it), then build it.
+  await exec(database, 'drop index if exists passages_embedding_hnsw');
+  const { stats, measured } = await loadCorpus(label, database);
+  phases['load s'] = seconds(performance.now() - started);
+  phases['generate s'] = seconds(stats.generateMs);
+  phases['embed s'] = seconds(stats.embedMs);
+  phases['insert s'] = seconds(stats.insertMs);
+  phases['insert passages/s'] = Math.round(stats.passages / (stats.insertMs / 1000));
+
+  started = performance.now();
+  await exec(database, 'analyze');
+  phases['analyze s'] = seconds(performance.now() - started);
+
+  const workMem = values['maintenance-work-mem'] ?? (database.kind === 'pglite' ? '512MB' : '1GB');
+  progress(`${label}: building the HNSW index (maintenance_work_mem ${workMem})…`);
+  started = performance.now();
+  await database.db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`set local maintenance_work_mem = '${workMem.replace(/'/g, '')}'`));
+    await tx.execute(sql.raw('create index passages_embedding_hnsw on passages using hnsw (embedding vector_cosine_ops)'));
+  });
+  phases['index build s'] = seconds(performance.now() - started);
+  phases['maintenance_work_mem'] = workMem;
+  progress(`${label}: index built in ${phases['index build s']} s`);
+  const [sizes] = await queryRows<{ table_mb: number; index_mb: number }>(
+    database.db,
+    sql`select round(pg_total_relation_size('passages') / 1048576.0)::int as table_mb, round(pg_relation_size('passages_embedding_hnsw') / 1048576.0)::int as index_mb`,
+  );
+
+  // Queries
+  started = performance.now();
+  const queries = makeQueries(mulberry32(SEED + 1));
+  const embedder = new LocalEmbedder();
+  const literals = (await embedder.embed(queries)).map(toVectorLiteral);
+  const services: Services = createServices(parseEnv({}));
+  const lowered: Services = { ...services, exactSearchMaxRows: HNSW_THRESHOLD };
+  const cron = { secret: undefined, openWithoutSecret: false };
+  const serve = (s: Services) => {
+    const handlers = createAppHandlers({ getDatabase: async () => database, services: s, cron });
+    return serveNode((p) => routeFor(handlers, p));
+  };
+  const defaultServer = await serve(services);
+  const loweredServer = await serve(lowered);
+  const rows: ResultRow[] = [];
+  try {
+    for (const account of [...measured].sort((a, b) => a.passages - b.passages)) {
+      progress(`${label}: measuring the ${account.label} account (${account.passages} passages)…`);
+      const exact = await timeSql(database.db, (l) => runExact(database.db, account.id, l), literals);
+      const hnsw = await timeSql(database.db, (l) => runHnsw(database.db, account.id, l), literals);
+      const exactPlan = await planOf(database.db, exactSql(account.id, literals[0]!, K), false);
+      const hnswPlan = await planOf(database.db, hnswSql(account.id, literals[0]!, K), true);
+      const httpDefault = await timeHttp(defaultServer.url, account.key, queries);
+      const defaultPath = account.passages <= services.exactSearchMaxRows ? 'exact' : 'hnsw';
+      const httpRecall = (results: { distance: number }[][]) => round(mean(results.map((r, i) => recall(exact.results[i]!, r))), 3);
+      const minHits = (results: unknown[][]) => Math.min(...results.map((r) => r.length));
+      rows.push({
+        database: label,
+        account: account.label,
+        rows: account.passages,
+        path: `${defaultPath} (http: default ${services.exactSearchMaxRows})`,
+        'http p50 ms': round(percentile(httpDefault.times, 50)),
+        'http p95 ms': round(percentile(httpDefault.times, 95)),
+        'http min hits': minHits(httpDefault.results),
+        'http recall@10': httpRecall(httpDefault.results),
+        'sql p50 ms': round(percentile(exact.times, 50)),
+        'sql p95 ms': round(percentile(exact.times, 95)),
+        'sql min hits': minHits(exact.results),
+        'sql recall@10': 1,
+        'sql plan': exactPlan,
+      });
+      // The HNSW path: straight SQL for every account (it shows why small accounts are searched
+      // exactly); over HTTP for the accounts above the lowered threshold.
+      const overHttp = account.passages > HNSW_THRESHOLD ? await timeHttp(loweredServer.url, account.key, queries) : null;
+      rows.push({
+        database: label,
+        account: account.label,
+        rows: account.passages,
+        path: overHttp ? `hnsw (http: threshold ${HNSW_THRESHOLD})` : 'hnsw (sql only)',
+        'http p50 ms': overHttp && round(percentile(overHttp.times, 50)),
+        'http p95 ms': overHttp && round(percentile(overHttp.times, 95)),
+        'http min hits': overHttp && minHits(overHttp.results),
+        'http recall@10': overHttp && httpRecall(overHttp.results),
+        'sql p50 ms': round(percentile(hnsw.times, 50)),
+        'sql p95 ms': round(percentile(hnsw.times, 95)),
+        'sql min hits': minHits(hnsw.results),
+        'sql recall@10': round(mean(hnsw.results.map((r, i) => recall(exact.results[i]!, r))), 3),
+        'sql plan': hnswPlan,
+      });
+    }
+  } finally {
+    await defaultServer.close();
+    await loweredServer.close();
+  }
+  phases['queries s'] = seconds(performance.now() - started);
+  const corpus = {
+    database: label,
+    accounts: stats.accounts,
+    meetings: stats.meetings,
+    segments: stats.segments,
+    passages: stats.passages,
+    'passages table MB': Number(sizes?.table_mb ?? 0),
+    'hnsw index MB': Number(sizes?.index_mb ?? 0),
+    ...phases,
+  };
+  return { corpus, rows };
+}
+
+async function open(kind: 'pglite' | 'postgres'): Promise<Database> {
+  const saved = process.env.TEST_DATABASE_URL;
+  if (kind === 'pglite') delete process.env.TEST_DATABASE_URL;
+  else process.env.TEST_DATABASE_URL = serverUrl;
+  try {
+    return await createTestDatabase();
+  } finally {
+    if (saved === undefined) delete process.env.TEST_DATABASE_URL;
+    else process.env.TEST_DATABASE_URL = saved;
+  }
+}
+
+const kinds = (which === 'both' ? ['pglite', 'postgres'] : [which]) as ('pglite' | 'postgres')[];
+if (!serverUrl) progress('(set BENCH_DATABASE_URL to a PostgreSQL server to measure it too)');
+progress(
+  `Corpus: ${PASSAGES} passages over ${ACCOUNTS} accounts (small ${SMALL}, large ${LARGE}); ${QUERIES} queries; ` +
+    `HNSW over HTTP with SEARCH_EXACT_MAX_ROWS=${HNSW_THRESHOLD}`,
+);
+const output: { corpus: Record<string, unknown>; rows: ResultRow[] }[] = [];
+for (const kind of kinds) {
+  const database = await open(kind);
+  try {
+    const result = await bench(kind, database);
+    output.push(result);
+    console.table([result.corpus]);
+    console.table(result.rows);
+  } finally {
+    await database.close();
+  }
+}
+console.log(JSON.stringify({ passages: PASSAGES, accounts: ACCOUNTS, queries: QUERIES, k: K, hnswThreshold: HNSW_THRESHOLD, results: output }));

@@ -1,0 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import type { Queryable } from '../db/client';
+import { emails } from '../db/schema';
+import { log } from '../log';
+
+export interface Mailer {
+  /** Sends (or, without SMTP, logs) an email and keeps it in the database either way (D21). */
+  send(db: Queryable, message: { accountId: string; to: string; subject: string; body: string }): Promise<void>;
+}
+
+export function createMailer(opts: { smtpUrl: string | undefined; from: string }): Mailer {
+  const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
+  return {
+    async send(db, message) {
+      let sentVia = 'log';
+      let error: string | null = null;
+      if (transport) {
+        try {
+          await transport.sendMail({ from: opts.from, to: message.to, subject: message.subject, text: message.body });
+          sentVia = 'smtp';
+        } catch (err) {
+          sentVia = 'failed';
+          error = err instanceof Error ? err.message : String(err);
+          log.error('email not sent', { to: message.to, subject: message.subject, err });
+        }
+      } else {
+        log.info('email (no SMTP_URL configured)', { to: message.to, subject: message.subject, body: message.body });
+      }
+      await db.insert(emails).values({ id: randomUUID(), ...message, transport: sentVia, error, createdAt: new Date() });
+    },
+  };
+}

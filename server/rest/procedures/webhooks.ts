@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { createEndpoint, deleteEndpointOrThrow, listEndpoints, type WebhookEndpoint } from '../../webhooks/endpoints';
+import { listDeliveryAttempts, type DeliveryAttemptRecord } from '../../webhooks/list-delivery-attempts';
+import { checkWebhookUrl } from '../../webhooks/url-guard';
+import type { FormName, WebhookEvent } from '../../db/schema';
+import { uuidPathParam } from '../params';
+import { restProcedure } from '../trpc';
+
+// POST/GET /v1/webhooks, DELETE /v1/webhooks/{id}, GET /v1/webhooks/{id}/deliveries: one
+// implementation for both forms; each form passes its schemas and presenters.
+
+export interface CreateEndpointInput {
+  url: string;
+  events: WebhookEvent[];
+}
+
+export interface WebhooksForm<TCreated, TList, TDeleted> {
+  name: FormName;
+  createEndpointInput: z.ZodType<CreateEndpointInput, any>;
+  createdEndpoint: z.ZodType<TCreated>;
+  endpointList: z.ZodType<TList>;
+  deletedEndpoint: z.ZodType<TDeleted>;
+  deleteStatus: 200 | 204;
+  presentCreatedEndpoint(endpoint: WebhookEndpoint): TCreated;
+  presentEndpointList(endpoints: WebhookEndpoint[]): TList;
+  presentDeletedEndpoint(): TDeleted;
+}
+
+export const createEndpointProcedure = <C, L, D>(form: WebhooksForm<C, L, D>) =>
+  restProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/webhooks', summary: 'Create a webhook endpoint', description: 'The secret is shown in this response only.', tags: ['Webhooks'] },
+      rest: { status: 201, errors: ['invalid_request', 'validation_error', 'conflict'] },
+    })
+    .input(form.createEndpointInput)
+    .output(form.createdEndpoint)
+    .mutation(async ({ ctx, input }) => {
+      // D12: https only, and every address the name resolves to must be public.
+      const { url } = await checkWebhookUrl(input.url, {
+        allowPrivate: ctx.services.webhooks.allowPrivateUrls,
+        ...(ctx.services.webhooks.resolve && { resolve: ctx.services.webhooks.resolve }),
+      });
+      const endpoint = await createEndpoint(ctx.db, { accountId: ctx.accountId, url: url.toString(), events: input.events, form: form.name });
+      return form.presentCreatedEndpoint(endpoint);
+    });
+
+export const listEndpointsProcedure = <C, L, D>(form: WebhooksForm<C, L, D>) =>
+  restProcedure
+    .meta({
+      openapi: { method: 'GET', path: '/webhooks', summary: 'List webhook endpoints', description: 'Active and inactive endpoints, newest first; secrets are never shown again.', tags: ['Webhooks'] },
+      rest: { errors: [] },
+    })
+    .input(z.object({}))
+    .output(form.endpointList)
+    .query(async ({ ctx }) => form.presentEndpointList(await listEndpoints(ctx.db, ctx.accountId)));
+
+export const deleteEndpointProcedure = <C, L, D>(form: WebhooksForm<C, L, D>) =>
+  restProcedure
+    .meta({
+      openapi: { method: 'DELETE', path: '/webhooks/{id}', summary: 'Delete a webhook endpoint', description: 'Removes it at once; pending retries are cancelled.', tags: ['Webhooks'] },
+      rest: { status: form.deleteStatus, errors: ['invalid_request', 'not_found'] },
+    })
+    .input(z.object({ id: uuidPathParam }))
+    .output(form.deletedEndpoint)
+    .mutation(async ({ ctx, input }) => {
+      await deleteEndpointOrThrow(ctx.db, ctx.accountId, input.id);
+      return form.presentDeletedEndpoint();
+    });
+
+export interface DeliveriesForm<TPage> {
+  listDeliveriesInput: z.ZodType<{ id: string; limit: number; after?: { createdAt: Date; id: string } }, any>;
+  deliveryPage: z.ZodType<TPage>;
+  presentDeliveryPage(page: { attempts: DeliveryAttemptRecord[]; hasMore: boolean }): TPage;
+}
+
+export const listDeliveriesProcedure = <P>(form: DeliveriesForm<P>) =>
+  restProcedure
+    .meta({
+      openapi: { method: 'GET', path: '/webhooks/{id}/deliveries', summary: 'List delivery attempts', description: 'Every attempt to deliver to the endpoint, newest first.', tags: ['Webhooks'] },
+      rest: { errors: ['invalid_request', 'validation_error', 'not_found'] },
+    })
+    .input(form.listDeliveriesInput)
+    .output(form.deliveryPage)
+    .query(async ({ ctx, input }) =>
+      form.presentDeliveryPage(
+        await listDeliveryAttempts(ctx.db, ctx.accountId, input.id, { limit: input.limit, ...(input.after && { after: input.after }) }),
+      ),
+    );

@@ -1,0 +1,98 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { Queryable } from '../db/client';
+import { deliveries, webhookEndpoints, type FormName, type WebhookEvent } from '../db/schema';
+import { conflict, notFound, validationError } from '../errors';
+
+export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
+
+/** D8: at most this many endpoints per account. */
+export const MAX_ENDPOINTS_PER_ACCOUNT = 25;
+
+/** D12: Form A `whsec_` + 32 random bytes in base64; Form B 64 lowercase hex characters. */
+export function generateWebhookSecret(form: FormName): string {
+  const bytes = randomBytes(32);
+  return form === 'A' ? `whsec_${bytes.toString('base64')}` : bytes.toString('hex');
+}
+
+export async function createEndpoint(
+  db: Queryable,
+  input: { accountId: string; url: string; events: WebhookEvent[]; form: FormName },
+): Promise<WebhookEndpoint> {
+  const [existing] = await db.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.accountId, input.accountId));
+  if ((existing?.n ?? 0) >= MAX_ENDPOINTS_PER_ACCOUNT) {
+    throw validationError(`An account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints`);
+  }
+  const now = new Date();
+  const rows = await db
+    .insert(webhookEndpoints)
+    .values({
+      id: randomUUID(),
+      accountId: input.accountId,
+      url: input.url,
+      events: input.events,
+      form: input.form,
+      secret: generateWebhookSecret(input.form),
+      activeSince: now,
+      createdAt: now,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!rows[0]) throw conflict(`An endpoint with the url ${input.url} is already registered`);
+  return rows[0];
+}
+
+export async function listEndpoints(db: Queryable, accountId: string): Promise<WebhookEndpoint[]> {
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.accountId, accountId))
+    .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
+}
+
+export async function getEndpointOrThrow(db: Queryable, accountId: string, endpointId: string): Promise<WebhookEndpoint> {
+  const [endpoint] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.accountId, accountId)));
+  if (!endpoint) throw notFound('Webhook endpoint');
+  return endpoint;
+}
+
+/** SPEC 4.7: removes the endpoint at once; its pending deliveries go with it (cascade). */
+export async function deleteEndpointOrThrow(db: Queryable, accountId: string, endpointId: string): Promise<void> {
+  const deleted = await db
+    .delete(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.accountId, accountId)))
+    .returning({ id: webhookEndpoints.id });
+  if (deleted.length === 0) throw notFound('Webhook endpoint');
+}
+
+/**
+ * SPEC 3.1: re-enabling (offered in the settings app, not through /v1). Events that happened
+ * while the endpoint was inactive are not replayed: only events from now on reach it.
+ */
+export async function reenableEndpointOrThrow(db: Queryable, accountId: string, endpointId: string): Promise<WebhookEndpoint> {
+  const endpoint = await getEndpointOrThrow(db, accountId, endpointId);
+  if (endpoint.active) return endpoint;
+  const [updated] = await db
+    .update(webhookEndpoints)
+    .set({ active: true, activeSince: new Date(), deactivatedAt: null })
+    .where(eq(webhookEndpoints.id, endpointId))
+    .returning();
+  return updated!;
+}
+
+/** Marks the endpoint inactive and cancels its other pending deliveries; true if this call did it. */
+export async function deactivateEndpoint(db: Queryable, endpointId: string): Promise<boolean> {
+  const changed = await db
+    .update(webhookEndpoints)
+    .set({ active: false, deactivatedAt: new Date() })
+    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.active, true)))
+    .returning({ id: webhookEndpoints.id });
+  await db
+    .update(deliveries)
+    .set({ status: 'cancelled', nextAttemptAt: null })
+    .where(and(eq(deliveries.endpointId, endpointId), eq(deliveries.status, 'pending')));
+  return changed.length > 0;
+}

@@ -1,0 +1,60 @@
+import { and, desc, eq, lt, or } from 'drizzle-orm';
+import type { Queryable } from '../db/client';
+import { deliveries, deliveryAttempts } from '../db/schema';
+import { getEndpointOrThrow } from './endpoints';
+
+export interface DeliveryAttemptRecord {
+  id: string;
+  deliveryId: string;
+  event: string;
+  attempt: number;
+  statusCode: number | null;
+  success: boolean;
+  error: string | null;
+  durationMs: number;
+  payload: string;
+  requestHeaders: unknown;
+  responseBody: string | null;
+  createdAt: Date;
+}
+
+/** SPEC 4.8, D13: an endpoint's attempts, newest first, a page at a time (keyset on created_at, id). */
+export async function listDeliveryAttempts(
+  db: Queryable,
+  accountId: string,
+  endpointId: string,
+  page: { limit: number; after?: { createdAt: Date; id: string } },
+): Promise<{ attempts: DeliveryAttemptRecord[]; hasMore: boolean }> {
+  await getEndpointOrThrow(db, accountId, endpointId);
+  const rows = await db
+    .select({
+      id: deliveryAttempts.id,
+      deliveryId: deliveryAttempts.deliveryId,
+      event: deliveries.event,
+      attempt: deliveryAttempts.attempt,
+      statusCode: deliveryAttempts.statusCode,
+      success: deliveryAttempts.success,
+      error: deliveryAttempts.error,
+      durationMs: deliveryAttempts.durationMs,
+      payload: deliveries.payload,
+      requestHeaders: deliveryAttempts.requestHeaders,
+      responseBody: deliveryAttempts.responseBody,
+      createdAt: deliveryAttempts.createdAt,
+    })
+    .from(deliveryAttempts)
+    .innerJoin(deliveries, eq(deliveries.id, deliveryAttempts.deliveryId))
+    .where(
+      and(
+        eq(deliveryAttempts.endpointId, endpointId),
+        page.after
+          ? or(
+              lt(deliveryAttempts.createdAt, page.after.createdAt),
+              and(eq(deliveryAttempts.createdAt, page.after.createdAt), lt(deliveryAttempts.id, page.after.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(deliveryAttempts.createdAt), desc(deliveryAttempts.id))
+    .limit(page.limit + 1);
+  return { attempts: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
+}
