@@ -1,11 +1,15 @@
 import type { ReactNode } from 'react';
+import { Providers } from '@/components/providers';
+import './globals.css';
 
 export const metadata = { title: 'Meeting Notes', description: 'Meeting notes API: transcripts, summaries, search and webhooks.' };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body style={{ fontFamily: 'system-ui, sans-serif', margin: 0 }}>{children}</body>
+      <body className="min-h-screen font-sans">
+        <Providers>{children}</Providers>
+      </body>
     </html>
   );
 }

@@ -40,7 +40,7 @@ async function bench(label: string, database: Database) {
   const { plaintext: key } = await createApiKey(database.db, { accountId: account.id });
   const started = performance.now();
   for (let i = 0; i < NOTES; i++) {
-    const { id } = await createMeeting(database.db, account.id, { title: `Bench meeting ${i}`, platform: 'zoom' });
+    const { id } = await createMeeting(database.db, services, account.id, { title: `Bench meeting ${i}`, platform: 'zoom' });
     await storeTranscript(database.db, services, account.id, id, {
       durationSeconds: SEGMENTS * 6,
       segments: Array.from({ length: SEGMENTS }, (_, s) => ({

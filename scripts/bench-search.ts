@@ -437,6 +437,19 @@ const hnswSql = (accountId: string, literal: string, limit: number) => sql`
     order by p.embedding <=> ${literal}::vector limit ${limit}
   ) s order by distance, id`;
 
+/**
+ * The HNSW query with the account's btree made unusable (a cast of account_id) and sequential
+ * scans and sorts disabled, so the planner has to go through HNSW even for a small account: what the
+ * index alone returns for a selective filter (hnsw.max_scan_tuples caps the iterative scan).
+ */
+const forcedHnswSql = (accountId: string, literal: string, limit: number) => sql`
+  select * from (
+    select p.id, p.meeting_id, m.title, p.first_sequence, p.last_sequence, p.embedding <=> ${literal}::vector as distance
+    from passages p join meetings m on m.id = p.meeting_id where p.account_id::text = ${accountId} and p.embedding is not null
+    order by p.embedding <=> ${literal}::vector limit ${limit}
+  ) s order by distance, id`;
+const FORCE_SETTINGS = ['set local enable_seqscan = off', 'set local enable_bitmapscan = off', 'set local enable_sort = off'];
+
 const HNSW_SETTINGS = ['set local hnsw.iterative_scan = relaxed_order', 'set local hnsw.ef_search = 400'];
 
 async function runExact(db: Db, accountId: string, literal: string): Promise<Hit[]> {
@@ -444,18 +457,18 @@ async function runExact(db: Db, accountId: string, literal: string): Promise<Hit
   return rows.map((r) => ({ id: r.id, distance: Number(r.distance) }));
 }
 
-async function runHnsw(db: Db, accountId: string, literal: string): Promise<Hit[]> {
+async function runHnsw(db: Db, accountId: string, literal: string, forced = false): Promise<Hit[]> {
   return db.transaction(async (tx) => {
-    for (const s of HNSW_SETTINGS) await tx.execute(sql.raw(s));
-    const rows = await queryRows<{ id: string; distance: number }>(tx, hnswSql(accountId, literal, K));
+    for (const s of [...HNSW_SETTINGS, ...(forced ? FORCE_SETTINGS : [])]) await tx.execute(sql.raw(s));
+    const rows = await queryRows<{ id: string; distance: number }>(tx, (forced ? forcedHnswSql : hnswSql)(accountId, literal, K));
     return rows.map((r) => ({ id: r.id, distance: Number(r.distance) }));
   });
 }
 
 /** How the plan reads passages (an HNSW query the planner may still answer exactly), for the record. */
-async function planOf(db: Db, query: SQL, hnsw: boolean): Promise<string> {
+async function planOf(db: Db, query: SQL, settings: string[]): Promise<string> {
   const lines = await db.transaction(async (tx) => {
-    if (hnsw) for (const s of HNSW_SETTINGS) await tx.execute(sql.raw(s));
+    for (const s of settings) await tx.execute(sql.raw(s));
     return queryRows<Record<string, string>>(tx, sql`explain ${query}`);
   });
   const text = lines.map((l) => Object.values(l)[0]).join('\n');
@@ -474,13 +487,31 @@ function recall(exact: Hit[], found: { id?: string; distance: number }[]): numbe
   return good / exact.length;
 }
 
+let httpRetries = 0;
+
+/**
+ * A GET, retried once (and counted) when the connection fails: with PGlite the database runs on
+ * this very thread, so a long query can hold up the event loop past the server's keep-alive
+ * time-out and fetch may then send on a pooled connection that is being closed.
+ */
+async function get(url: string, key: string): Promise<Response> {
+  const init = { headers: { authorization: `Bearer ${key}` } };
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    httpRetries++;
+    return fetch(url, init);
+  }
+}
+
 async function timeHttp(url: string, key: string, queries: string[]) {
   const times: number[] = [];
   const results: { distance: number }[][] = [];
   for (let i = -2; i < queries.length; i++) {
     const q = queries[i < 0 ? queries.length + i : i]!; // two warm-up requests
     const start = performance.now();
-    const res = await fetch(`${url}/v1/notes/search?q=${encodeURIComponent(q)}&limit=${K}`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await get(`${url}/v1/notes/search?q=${encodeURIComponent(q)}&limit=${K}`, key);
     const text = await res.text();
     const elapsed = performance.now() - start;
     if (res.status !== 200) throw new Error(`GET /v1/notes/search → ${res.status} ${text}`);
@@ -523,6 +554,7 @@ interface ResultRow {
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 async function bench(label: string, database: Database) {
+  httpRetries = 0;
   const phases: Record<string, number | string> = {};
   let started = performance.now();
   // Bulk load without the HNSW index (PGlite inserted ~95 rows/s with it), then build it.
@@ -573,8 +605,8 @@ async function bench(label: string, database: Database) {
       progress(`${label}: measuring the ${account.label} account (${account.passages} passages)…`);
       const exact = await timeSql(database.db, (l) => runExact(database.db, account.id, l), literals);
       const hnsw = await timeSql(database.db, (l) => runHnsw(database.db, account.id, l), literals);
-      const exactPlan = await planOf(database.db, exactSql(account.id, literals[0]!, K), false);
-      const hnswPlan = await planOf(database.db, hnswSql(account.id, literals[0]!, K), true);
+      const exactPlan = await planOf(database.db, exactSql(account.id, literals[0]!, K), []);
+      const hnswPlan = await planOf(database.db, hnswSql(account.id, literals[0]!, K), HNSW_SETTINGS);
       const httpDefault = await timeHttp(defaultServer.url, account.key, queries);
       const defaultPath = account.passages <= services.exactSearchMaxRows ? 'exact' : 'hnsw';
       const httpRecall = (results: { distance: number }[][]) => round(mean(results.map((r, i) => recall(exact.results[i]!, r))), 3);
@@ -612,6 +644,26 @@ async function bench(label: string, database: Database) {
         'sql recall@10': round(mean(hnsw.results.map((r, i) => recall(exact.results[i]!, r))), 3),
         'sql plan': hnswPlan,
       });
+      if (hnswPlan !== 'hnsw index') {
+        // The planner answered the HNSW query exactly: measure what the index itself would give.
+        const forcedPlan = await planOf(database.db, forcedHnswSql(account.id, literals[0]!, K), [...HNSW_SETTINGS, ...FORCE_SETTINGS]);
+        const forced = await timeSql(database.db, (l) => runHnsw(database.db, account.id, l, true), literals);
+        rows.push({
+          database: label,
+          account: account.label,
+          rows: account.passages,
+          path: 'hnsw forced (sql only)',
+          'http p50 ms': null,
+          'http p95 ms': null,
+          'http min hits': null,
+          'http recall@10': null,
+          'sql p50 ms': round(percentile(forced.times, 50)),
+          'sql p95 ms': round(percentile(forced.times, 95)),
+          'sql min hits': minHits(forced.results),
+          'sql recall@10': round(mean(forced.results.map((r, i) => recall(exact.results[i]!, r))), 3),
+          'sql plan': forcedPlan,
+        });
+      }
     }
   } finally {
     await defaultServer.close();
@@ -627,6 +679,7 @@ async function bench(label: string, database: Database) {
     'passages table MB': Number(sizes?.table_mb ?? 0),
     'hnsw index MB': Number(sizes?.index_mb ?? 0),
     ...phases,
+    'http retries': httpRetries,
   };
   return { corpus, rows };
 }

@@ -67,6 +67,12 @@ const envSchema = z
     LLM_BASE_URL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
     LLM_API_KEY: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
     LLM_MODEL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
+    NEXTAUTH_SECRET: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
+    NEXTAUTH_URL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
+    GITHUB_ID: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
+    GITHUB_SECRET: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
+    GOOGLE_CLIENT_ID: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
+    GOOGLE_CLIENT_SECRET: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent', '']).optional().transform((v) => v || 'info'),
   })
   .superRefine((env, ctx) => {

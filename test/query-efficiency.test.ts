@@ -24,7 +24,7 @@ afterAll(() => app?.close());
 
 async function addNotes(accountId: string, count: number, segments: number) {
   for (let i = 0; i < count; i++) {
-    const { id } = await createMeeting(app.db, accountId, { title: `Meeting ${i}`, platform: i % 2 ? 'zoom' : 'microphone' });
+    const { id } = await createMeeting(app.db, app.services, accountId, { title: `Meeting ${i}`, platform: i % 2 ? 'zoom' : 'microphone' });
     await storeTranscript(app.db, app.services, accountId, id, {
       durationSeconds: segments * 5,
       segments: Array.from({ length: segments }, (_, s) => ({ speaker: `S${s % 3}`, content: `Line ${s} of meeting ${i}`, startTime: s * 5, endTime: s * 5 + 4 })),

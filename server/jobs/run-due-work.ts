@@ -15,8 +15,8 @@ export interface WorkCounts {
 }
 
 const JOB_BATCH = 10;
-/** Deliveries attempted at once by one dispatcher (the sender bounds concurrency again). */
-const DELIVERY_BATCH = 16;
+/** Attempts in flight at once in one dispatcher (the sender bounds its requests again). */
+const DELIVERY_CONCURRENCY = 16;
 const IDLE_POLL_MS = 1000;
 
 const DELIVERY_COUNT: Record<AttemptOutcome, keyof WorkCounts | null> = {
@@ -43,20 +43,7 @@ export async function runDueWork(db: Db, services: Services, opts: { budgetMs: n
     deliveries_failed: 0,
   };
   while (Date.now() < deadline) {
-    const claimedDeliveries = await claimDeliveries(db, DELIVERY_BATCH);
-    const outcomes = await Promise.all(
-      claimedDeliveries.map((d) =>
-        attemptDelivery(db, services.webhooks, d).catch((err: unknown) => {
-          // Recording failed (e.g. the database went away): the lease hands it on later.
-          log.error('delivery attempt not recorded', { delivery: d.id, err });
-          return 'gone' as const;
-        }),
-      ),
-    );
-    for (const outcome of outcomes) {
-      const key = DELIVERY_COUNT[outcome];
-      if (key) counts[key]++;
-    }
+    const attempted = await attemptDueDeliveries(db, services, deadline, counts);
 
     const claimedJobs = await claimJobs(db, JOB_BATCH);
     for (const job of claimedJobs) {
@@ -71,10 +58,35 @@ export async function runDueWork(db: Db, services: Services, opts: { budgetMs: n
       }
     }
 
-    if (claimedDeliveries.length === 0 && claimedJobs.length === 0) {
+    if (attempted === 0 && claimedJobs.length === 0) {
       if (!opts.waitForDue) break;
       await new Promise((resolve) => setTimeout(resolve, Math.min(IDLE_POLL_MS, Math.max(0, deadline - Date.now()))));
     }
   }
   return counts;
+}
+
+/**
+ * Attempts due deliveries with up to DELIVERY_CONCURRENCY in flight. Each lane claims its next
+ * delivery as soon as its last one is done, so one endpoint that hangs until the time-out holds
+ * up one lane, not a whole batch.
+ */
+async function attemptDueDeliveries(db: Db, services: Services, deadline: number, counts: WorkCounts): Promise<number> {
+  let attempted = 0;
+  const lane = async () => {
+    while (Date.now() < deadline) {
+      const [delivery] = await claimDeliveries(db, 1);
+      if (!delivery) return;
+      const outcome = await attemptDelivery(db, services.webhooks, delivery).catch((err: unknown) => {
+        // Recording failed (e.g. the database went away): the lease hands it on later.
+        log.error('delivery attempt not recorded', { delivery: delivery.id, err });
+        return 'gone' as const;
+      });
+      attempted++;
+      const key = DELIVERY_COUNT[outcome];
+      if (key) counts[key]++;
+    }
+  };
+  await Promise.all(Array.from({ length: DELIVERY_CONCURRENCY }, lane));
+  return attempted;
 }

@@ -4,6 +4,7 @@ import { queryRows, type Db, type Tx } from '../db/client';
 import { meetings, type Platform } from '../db/schema';
 import { notFound } from '../errors';
 import { recordEvent } from '../events/record-event';
+import type { Services } from '../services';
 
 export interface CreateMeetingInput {
   title?: string | null;
@@ -44,8 +45,8 @@ async function claimCreatedAt(tx: Tx, accountId: string, at: Date): Promise<Date
   return at;
 }
 
-export async function createMeeting(db: Db, accountId: string, input: CreateMeetingInput): Promise<{ id: string }> {
-  return db.transaction(async (tx) => {
+export async function createMeeting(db: Db, services: Pick<Services, 'kick'>, accountId: string, input: CreateMeetingInput): Promise<{ id: string }> {
+  const result = await db.transaction(async (tx) => {
     const createdAt = input.createdAt
       ? await claimCreatedAt(tx, accountId, input.createdAt)
       : await allocateCreatedAt(tx, accountId);
@@ -64,4 +65,7 @@ export async function createMeeting(db: Db, accountId: string, input: CreateMeet
     await recordEvent(tx, { type: 'meeting.started', meeting: meeting!, at: createdAt });
     return { id: meeting!.id };
   });
+  // The meeting.started deliveries go out now, not at the worker's next tick (D20).
+  services.kick();
+  return result;
 }

@@ -42,7 +42,7 @@ export const recorderRouter = router({
     )
     .output(Created)
     .mutation(({ ctx, input }) =>
-      createMeeting(ctx.db, ctx.accountId, {
+      createMeeting(ctx.db, ctx.services, ctx.accountId, {
         title: input.title,
         platform: input.platform,
         ...(input.started_at && { startedAt: new Date(input.started_at) }),

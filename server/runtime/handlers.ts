@@ -1,7 +1,10 @@
+import { after } from 'next/server';
 import { getDatabase } from '../db';
 import { getEnv, isNextDev } from '../env';
 import { createAppHandlers, type AppHandlers } from '../http/app-handlers';
+import { runDueWork } from '../jobs/run-due-work';
 import { startWorker, type Worker } from '../jobs/worker';
+import { log } from '../log';
 import { createServices, type Services } from '../services';
 
 // What one server process runs on, built once and shared through globalThis (Next may load
@@ -10,11 +13,26 @@ const holder = globalThis as typeof globalThis & {
   __meetingNotes?: { services: Services; worker: Worker | null; handlers: AppHandlers };
 };
 
+/** Budget of the work run after a response when no worker runs (serverless). */
+const AFTER_RESPONSE_BUDGET_MS = 10_000;
+
 function runtime() {
   if (!holder.__meetingNotes) {
     const env = getEnv();
     let worker: Worker | null = null;
-    const services = createServices(env, () => worker?.kick());
+    // D20: the first webhook attempt goes out right after the event: the worker is kicked, or,
+    // without one (WORKER=off, serverless), the work runs after the response via next's after().
+    const kick = () => {
+      if (worker) return worker.kick();
+      after(async () => {
+        try {
+          await runDueWork((await getDatabase()).db, services, { budgetMs: AFTER_RESPONSE_BUDGET_MS });
+        } catch (err) {
+          log.error('work after response failed', { err });
+        }
+      });
+    };
+    const services = createServices(env, kick);
     if (env.WORKER) worker = startWorker({ getDatabase, services: () => services, intervalMs: env.WORKER_INTERVAL_MS });
     const cron = { secret: env.CRON_SECRET, openWithoutSecret: isNextDev() };
     holder.__meetingNotes = { services, worker, handlers: createAppHandlers({ getDatabase, services, cron }) };

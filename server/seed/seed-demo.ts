@@ -35,7 +35,7 @@ export async function seedDemo(db: Db, services: Services, opts: { email?: strin
   const meetings = [...demoMeetings].sort((a, b) => b.days_ago - a.days_ago);
   for (const [i, m] of meetings.entries()) {
     const startedAt = new Date(now - Math.round(m.days_ago * 86_400_000));
-    const { id } = await createMeeting(db, account.id, {
+    const { id } = await createMeeting(db, services, account.id, {
       title: m.title,
       platform: m.platform,
       language: m.language,

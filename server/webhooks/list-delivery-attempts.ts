@@ -23,7 +23,7 @@ export async function listDeliveryAttempts(
   db: Queryable,
   accountId: string,
   endpointId: string,
-  page: { limit: number; after?: { createdAt: Date; id: string } },
+  page: { limit: number; after?: { createdAt: Date; id: string }; success?: boolean },
 ): Promise<{ attempts: DeliveryAttemptRecord[]; hasMore: boolean }> {
   await getEndpointOrThrow(db, accountId, endpointId);
   const rows = await db
@@ -46,6 +46,7 @@ export async function listDeliveryAttempts(
     .where(
       and(
         eq(deliveryAttempts.endpointId, endpointId),
+        page.success === undefined ? undefined : eq(deliveryAttempts.success, page.success),
         page.after
           ? or(
               lt(deliveryAttempts.createdAt, page.after.createdAt),

@@ -1,4 +1,5 @@
 import type { ApiPrincipal } from '../../accounts/authenticate-api-key';
+import { accountDayBucket, dailyRequestLimit } from '../../rate-limit/plan-limits';
 import type { Db } from '../../db/client';
 import type { Services } from '../../services';
 import type { SearchQuery } from '../procedures/search';
@@ -50,13 +51,8 @@ export const formARouter = router({
 });
 
 // D14: per account per UTC day, by plan.
-const DAILY_LIMITS = { free: 100, pro: 10_000 } as const;
-const ENTERPRISE_DEFAULT = 100_000;
-
 function rateLimitWindow(principal: ApiPrincipal, now: Date): RateLimitWindow {
-  const { account } = principal;
-  const limit = account.plan === 'enterprise' ? (account.dailyLimit ?? ENTERPRISE_DEFAULT) : DAILY_LIMITS[account.plan];
-  return utcDayWindow(`account:${account.id}`, limit, now);
+  return utcDayWindow(accountDayBucket(principal.account.id), dailyRequestLimit(principal.account), now);
 }
 
 export const formA: RestForm = {

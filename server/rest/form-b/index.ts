@@ -1,4 +1,5 @@
 import type { ApiPrincipal } from '../../accounts/authenticate-api-key';
+import { FORM_B_PER_MINUTE, keyMinuteBucket } from '../../rate-limit/plan-limits';
 import type { Db } from '../../db/client';
 import type { Services } from '../../services';
 import type { SearchQuery } from '../procedures/search';
@@ -72,7 +73,7 @@ export const formBRouter = router({
 
 // D14: 100 requests per key per clock minute, on every plan.
 function rateLimitWindow(principal: ApiPrincipal, now: Date): RateLimitWindow {
-  return clockMinuteWindow(`key:${principal.key.id}`, 100, now);
+  return clockMinuteWindow(keyMinuteBucket(principal.key.id), FORM_B_PER_MINUTE, now);
 }
 
 export const formB: RestForm = {

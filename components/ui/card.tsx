@@ -1,0 +1,55 @@
+import type { ReactNode } from 'react';
+
+export function Card({ children, className = '' }: { children: ReactNode; className?: string }) {
+  return <section className={`rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 sm:p-6 ${className}`}>{children}</section>;
+}
+
+export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+        {description ? <p className="mt-1 max-w-2xl text-sm text-zinc-600">{description}</p> : null}
+      </div>
+      {actions ? <div className="flex gap-2">{actions}</div> : null}
+    </div>
+  );
+}
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="rounded-lg border border-dashed border-zinc-300 p-8 text-center">
+      <p className="text-sm font-medium text-zinc-800">{title}</p>
+      {children ? <div className="mt-1 text-sm text-zinc-500">{children}</div> : null}
+    </div>
+  );
+}
+
+export function ErrorMessage({ error }: { error: { message: string } | null | undefined }) {
+  if (!error) return null;
+  return (
+    <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 ring-1 ring-inset ring-red-200">
+      {error.message}
+    </p>
+  );
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <p role="status" aria-live="polite" className="animate-pulse py-6 text-sm text-zinc-500">
+      {label}
+    </p>
+  );
+}
+
+const BADGE = {
+  green: 'bg-green-50 text-green-700 ring-green-600/20',
+  red: 'bg-red-50 text-red-700 ring-red-600/20',
+  zinc: 'bg-zinc-100 text-zinc-700 ring-zinc-500/20',
+  indigo: 'bg-indigo-50 text-indigo-700 ring-indigo-600/20',
+  amber: 'bg-amber-50 text-amber-800 ring-amber-600/20',
+} as const;
+
+export function Badge({ color = 'zinc', children }: { color?: keyof typeof BADGE; children: ReactNode }) {
+  return <span className={`inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${BADGE[color]}`}>{children}</span>;
+}

@@ -1,0 +1,402 @@
+// npm run bench:webhooks [-- --deliveries 2000 --events 200 --endpoints 5]
+// Webhook delivery on the embedded database and, when BENCH_DATABASE_URL (or TEST_DATABASE_URL)
+// names a PostgreSQL server, on PostgreSQL:
+//  1. throughput: events made by the real services (createMeeting → meeting.started, one delivery
+//     per endpoint) drained by runDueWork into a local receiver, with 1 dispatcher and with 4 at
+//     once (sharing one Services, as the worker and cron share one process, and each with its own,
+//     as separate instances would); every X-Service-Delivery must arrive exactly once.
+//  2. latency: the in-process worker (interval 1000 ms, kicked as server/runtime/handlers.ts does)
+//     and the real recorder HTTP API; events ~20 ms apart, the delay being the receiver's arrival
+//     time minus the envelope's created_at. Two sequences of --events each: 'mixed' (meeting
+//     started → transcript → summary, round robin) and 'started only' (POST /meetings alone,
+//     which shows how meeting.started alone is picked up).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { and, count, eq } from 'drizzle-orm';
+import { createAccount, createApiKey } from '../server/accounts/accounts';
+import type { Database } from '../server/db/client';
+import { deliveries, deliveryAttempts, webhookEndpoints, WEBHOOK_EVENTS } from '../server/db/schema';
+import { parseEnv } from '../server/env';
+import { createAppHandlers, routeFor } from '../server/http/app-handlers';
+import { serveNode } from '../server/http/serve-node';
+import { runDueWork, type WorkCounts } from '../server/jobs/run-due-work';
+import { startWorker, type Worker } from '../server/jobs/worker';
+import { createMeeting } from '../server/recorder/create-meeting';
+import { createServices, type Services } from '../server/services';
+import { createEndpoint } from '../server/webhooks/endpoints';
+import { createTestDatabase } from '../test/test-database';
+
+const { values } = parseArgs({
+  options: {
+    deliveries: { type: 'string', default: '2000' },
+    events: { type: 'string', default: '200' },
+    endpoints: { type: 'string', default: '5' },
+    'latency-endpoints': { type: 'string', default: '1' },
+    'spacing-ms': { type: 'string', default: '20' },
+  },
+});
+const DELIVERIES = Number(values.deliveries);
+const EVENTS = Number(values.events);
+const ENDPOINTS = Number(values.endpoints);
+const LATENCY_ENDPOINTS = Number(values['latency-endpoints']);
+const SPACING_MS = Number(values['spacing-ms']);
+const WORKER_INTERVAL_MS = 1000;
+/** How long the latency run waits for the last deliveries after the last event. */
+const SETTLE_TIMEOUT_MS = 30_000;
+
+const makeServices = (kick?: () => void): Services => createServices(parseEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }), kick);
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const round1 = (n: number) => +n.toFixed(1);
+const nowMs = () => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+// ---------------------------------------------------------------------------------------------
+// The receiver: answers 200 at once and remembers what arrived when.
+
+interface Arrival {
+  deliveryId: string;
+  event: string;
+  path: string;
+  /** Wall-clock ms (sub-ms precision) when the request's headers arrived. */
+  at: number;
+  /** The envelope's created_at, ms. */
+  createdAt: number;
+}
+
+async function startReceiver() {
+  let arrivals: Arrival[] = [];
+  const server = http.createServer((req, res) => {
+    const at = nowMs();
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      let createdAt = NaN;
+      try {
+        createdAt = Date.parse((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { created_at: string }).created_at);
+      } catch {
+        /* counted as NaN */
+      }
+      arrivals.push({
+        deliveryId: String(req.headers['x-service-delivery'] ?? ''),
+        event: String(req.headers['x-service-event'] ?? ''),
+        path: req.url ?? '',
+        at,
+        createdAt,
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    count: () => arrivals.length,
+    /** Hands back what arrived since the last take and starts a new list. */
+    take(): Arrival[] {
+      const out = arrivals;
+      arrivals = [];
+      return out;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** Every expected delivery id arrived exactly once, and nothing else arrived. */
+function checkExactlyOnce(expected: Set<string>, arrivals: Arrival[]) {
+  const seen = new Map<string, number>();
+  for (const a of arrivals) seen.set(a.deliveryId, (seen.get(a.deliveryId) ?? 0) + 1);
+  const duplicates = [...seen.values()].filter((n) => n > 1).length;
+  const missing = [...expected].filter((id) => !seen.has(id)).length;
+  const unexpected = [...seen.keys()].filter((id) => !expected.has(id)).length;
+  const ok = duplicates === 0 && missing === 0 && unexpected === 0 && arrivals.length === expected.size;
+  return {
+    ok,
+    expected: expected.size,
+    received: arrivals.length,
+    unique: seen.size,
+    duplicates,
+    missing,
+    unexpected,
+    summary: ok ? `ok: ${expected.size}/${expected.size} exactly once` : `FAILED: ${seen.size}/${expected.size} unique, ${duplicates} dup, ${missing} missing, ${unexpected} unexpected`,
+  };
+}
+
+async function accountWithEndpoints(database: Database, receiver: Receiver, tag: string, endpoints: number) {
+  const account = await createAccount(database.db, { email: `bench-${tag}-${Date.now()}@example.com`, plan: 'enterprise', earlyAccess: true });
+  for (let i = 0; i < endpoints; i++) {
+    await createEndpoint(database.db, { accountId: account.id, url: `${receiver.url}/${tag}/${i}`, events: [...WEBHOOK_EVENTS], form: 'A' });
+  }
+  return account;
+}
+
+async function deliveryIdsOf(database: Database, accountId: string): Promise<Set<string>> {
+  const rows = await database.db
+    .select({ id: deliveries.id })
+    .from(deliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, deliveries.endpointId))
+    .where(eq(webhookEndpoints.accountId, accountId));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The database's view after a run: delivery statuses and attempts of the account. */
+async function databaseState(database: Database, accountId: string) {
+  const statuses = await database.db
+    .select({ status: deliveries.status, n: count() })
+    .from(deliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, deliveries.endpointId))
+    .where(eq(webhookEndpoints.accountId, accountId))
+    .groupBy(deliveries.status);
+  const [attempts] = await database.db
+    .select({ n: count() })
+    .from(deliveryAttempts)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, deliveryAttempts.endpointId))
+    .where(and(eq(webhookEndpoints.accountId, accountId)));
+  return { statuses: Object.fromEntries(statuses.map((s) => [s.status, Number(s.n)])), attempts: Number(attempts?.n ?? 0) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Throughput
+
+async function throughput(database: Database, receiver: Receiver, dispatchers: number, shared: boolean) {
+  const tag = `tp${dispatchers}${shared ? 's' : 'o'}`;
+  const account = await accountWithEndpoints(database, receiver, tag, ENDPOINTS);
+  const meetings = Math.ceil(DELIVERIES / ENDPOINTS);
+  const madeAt = performance.now();
+  for (let i = 0; i < meetings; i++) {
+    await createMeeting(database.db, { kick: () => {} }, account.id, { title: `Webhook bench ${i}`, platform: 'zoom' });
+  }
+  const eventSeconds = (performance.now() - madeAt) / 1000;
+  const expected = await deliveryIdsOf(database, account.id);
+
+  const base = makeServices();
+  const services = Array.from({ length: dispatchers }, (_, i) => (shared || i === 0 ? base : makeServices()));
+  receiver.take();
+  const started = performance.now();
+  const counts: WorkCounts[] = await Promise.all(services.map((s) => runDueWork(database.db, s, { budgetMs: 600_000 })));
+  const seconds = (performance.now() - started) / 1000;
+  const arrivals = receiver.take();
+  await Promise.all([...new Set(services)].map((s) => s.webhooks.sender.close()));
+
+  const check = checkExactlyOnce(expected, arrivals);
+  const state = await databaseState(database, account.id);
+  const succeeded = counts.reduce((n, c) => n + c.deliveries_succeeded, 0);
+  const dbOk = state.statuses.succeeded === expected.size && state.attempts === expected.size && succeeded === expected.size;
+  const label = dispatchers === 1 ? '1 dispatcher' : `${dispatchers} dispatchers (${shared ? 'one shared Services' : 'a Services each'})`;
+  process.stderr.write(`${database.kind}: ${label}: ${expected.size} deliveries in ${seconds.toFixed(2)} s, ${check.summary}\n`);
+  return {
+    measure: `throughput, ${label}`,
+    dispatchers,
+    shared_services: shared,
+    events: meetings,
+    events_per_second_made: Math.round(meetings / eventSeconds),
+    deliveries: expected.size,
+    seconds: +seconds.toFixed(2),
+    deliveries_per_second: Math.round(expected.size / seconds),
+    succeeded_per_dispatcher: counts.map((c) => c.deliveries_succeeded),
+    exactly_once: check,
+    database_check: { ok: dbOk, ...state, reported_succeeded: succeeded },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Event → first attempt, through the recorder API and the in-process worker
+
+const SUMMARY = {
+  context: 'Webhook latency bench',
+  decisions: ['Ship v2'],
+  action_items: [{ task: 'Update mocks', owner: 'Ana', deadline: 'Friday' }],
+  participants: ['Ana'],
+  next_step: 'Review on Monday',
+  budget_mentioned: null,
+  sentiment: 'positive',
+};
+const SEGMENTS = [
+  { speaker: 'Ana', content: 'Let us start with the release plan.', start_time: 0, end_time: 2.1 },
+  { speaker: 'Ben', content: 'We ship version two on Friday.', start_time: 2.1, end_time: 4.5 },
+];
+
+type LatencyMode = 'mixed' | 'started only';
+
+async function latency(database: Database, receiver: Receiver, mode: LatencyMode) {
+  const account = await accountWithEndpoints(database, receiver, mode === 'mixed' ? 'lat-mixed' : 'lat-started', LATENCY_ENDPOINTS);
+  const { plaintext: key } = await createApiKey(database.db, { accountId: account.id });
+
+  // As server/runtime/handlers.ts wires it: the services' kick is the worker's.
+  let worker: Worker | null = null;
+  const services = makeServices(() => worker?.kick());
+  worker = startWorker({ getDatabase: async () => database, services: () => services, intervalMs: WORKER_INTERVAL_MS });
+  const handlers = createAppHandlers({ getDatabase: async () => database, services, cron: { secret: undefined, openWithoutSecret: false } });
+  const server = await serveNode((p) => routeFor(handlers, p));
+
+  const requestTimes: number[] = [];
+  async function post(path: string, json: unknown): Promise<{ id: string }> {
+    const start = performance.now();
+    const res = await fetch(`${server.url}/api/recorder${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(json),
+    });
+    const body = await res.text();
+    requestTimes.push(performance.now() - start);
+    if (res.status !== 200 && res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${body}`);
+    return JSON.parse(body) as { id: string };
+  }
+  let meetingId = '';
+  /** Event i: mixed, the round robin meeting.started, meeting.transcribed, summary.ready; else meeting.started. */
+  async function produce(i: number) {
+    if (mode === 'started only' || i % 3 === 0) meetingId = (await post('/meetings', { title: `Latency ${i}`, platform: 'zoom' })).id;
+    else if (i % 3 === 1) await post(`/meetings/${meetingId}/transcript`, { segments: SEGMENTS, generate_summary: false });
+    else await post(`/meetings/${meetingId}/summary`, { summary: SUMMARY });
+  }
+  async function settle(expected: number) {
+    const until = performance.now() + SETTLE_TIMEOUT_MS;
+    while (receiver.count() < expected && performance.now() < until) await sleep(10);
+  }
+
+  try {
+    // Warm-up: one meeting's three events, not measured.
+    receiver.take();
+    for (let i = 0; i < 3; i++) await produce(i);
+    await settle(3 * LATENCY_ENDPOINTS);
+    receiver.take();
+    requestTimes.length = 0;
+    const before = await deliveryIdsOf(database, account.id);
+
+    const started = performance.now();
+    for (let i = 0; i < EVENTS; i++) {
+      await sleep(started + i * SPACING_MS - performance.now());
+      await produce(i);
+    }
+    const producedSeconds = (performance.now() - started) / 1000;
+    await settle(EVENTS * LATENCY_ENDPOINTS);
+    const arrivals = receiver.take();
+    const expected = new Set([...(await deliveryIdsOf(database, account.id))].filter((id) => !before.has(id)));
+    const check = checkExactlyOnce(expected, arrivals);
+
+    const firstArrival = new Map<string, Arrival>();
+    for (const a of arrivals) if (!firstArrival.has(a.deliveryId)) firstArrival.set(a.deliveryId, a);
+    const stats = (list: Arrival[]) => {
+      const delays = list.map((a) => a.at - a.createdAt).sort((x, y) => x - y);
+      return {
+        n: delays.length,
+        p50_ms: round1(percentile(delays, 50)),
+        p99_ms: round1(percentile(delays, 99)),
+        max_ms: round1(delays[delays.length - 1] ?? NaN),
+      };
+    };
+    const all = [...firstArrival.values()];
+    const byEvent = Object.fromEntries(
+      ['meeting.started', 'meeting.transcribed', 'summary.ready'].map((e) => [e, stats(all.filter((a) => a.event === e))]),
+    );
+    const sortedRequests = [...requestTimes].sort((a, b) => a - b);
+    process.stderr.write(`${database.kind}: latency (${mode}): ${all.length} first attempts, ${check.summary}\n`);
+    return {
+      mode,
+      events: EVENTS,
+      endpoints: LATENCY_ENDPOINTS,
+      spacing_ms: SPACING_MS,
+      worker_interval_ms: WORKER_INTERVAL_MS,
+      produced_in_seconds: +producedSeconds.toFixed(2),
+      recorder_request_p50_ms: round1(percentile(sortedRequests, 50)),
+      recorder_request_p99_ms: round1(percentile(sortedRequests, 99)),
+      all: stats(all),
+      by_event: byEvent,
+      exactly_once: check,
+    };
+  } finally {
+    await worker.stop();
+    await server.close();
+    await services.webhooks.sender.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function bench(database: Database, receiver: Receiver) {
+  const started = performance.now();
+  const runs = [];
+  runs.push(await throughput(database, receiver, 1, true));
+  runs.push(await throughput(database, receiver, 4, true));
+  runs.push(await throughput(database, receiver, 4, false));
+  const latencies = [await latency(database, receiver, 'mixed'), await latency(database, receiver, 'started only')];
+  const seconds = +((performance.now() - started) / 1000).toFixed(1);
+
+  const table = [
+    ...runs.map((r) => ({
+      measure: r.measure,
+      deliveries: r.deliveries,
+      seconds: r.seconds,
+      'deliveries/s': r.deliveries_per_second,
+      'p50 ms': '',
+      'p99 ms': '',
+      'max ms': '',
+      check: `${r.exactly_once.summary}${r.database_check.ok ? '' : ' (database disagrees)'}`,
+    })),
+    ...latencies.flatMap((lat) =>
+      Object.entries(lat.mode === 'mixed' ? { 'all events': lat.all, ...lat.by_event } : { 'meeting.started': lat.all })
+        .filter(([, s]) => s.n > 0)
+        .map(([name, s], i) => ({
+          measure: `event → first attempt (${lat.mode}), ${name}`,
+          deliveries: s.n,
+          seconds: '',
+          'deliveries/s': '',
+          'p50 ms': s.p50_ms,
+          'p99 ms': s.p99_ms,
+          'max ms': s.max_ms,
+          check: i === 0 ? lat.exactly_once.summary : '',
+        })),
+    ),
+  ];
+  console.log(`\n${database.kind} (${seconds} s)`);
+  console.table(table);
+  return { database: database.kind, seconds, throughput: runs, latency: latencies };
+}
+
+const scriptStarted = performance.now();
+const receiver = await startReceiver();
+const results = [];
+try {
+  const embedded = await (async () => {
+    const saved = process.env.TEST_DATABASE_URL;
+    delete process.env.TEST_DATABASE_URL;
+    try {
+      return await createTestDatabase();
+    } finally {
+      if (saved) process.env.TEST_DATABASE_URL = saved;
+    }
+  })();
+  try {
+    results.push(await bench(embedded, receiver));
+  } finally {
+    await embedded.close();
+  }
+  const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (serverUrl) {
+    process.env.TEST_DATABASE_URL = serverUrl;
+    const pg = await createTestDatabase();
+    try {
+      results.push(await bench(pg, receiver));
+    } finally {
+      await pg.close();
+    }
+  } else {
+    console.error('(set BENCH_DATABASE_URL to a PostgreSQL server to measure it too)');
+  }
+} finally {
+  await receiver.close();
+}
+console.log(
+  JSON.stringify({
+    deliveries: DELIVERIES,
+    events: EVENTS,
+    endpoints: ENDPOINTS,
+    run_seconds: +((performance.now() - scriptStarted) / 1000).toFixed(1),
+    results,
+  }),
+);

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { PLATFORMS } from '../../db/schema';
+import { deleteNoteOrThrow } from '../../notes/delete-note';
+import { getNoteOrThrow } from '../../notes/get-note';
+import { listNotes } from '../../notes/list-notes';
+import type { NoteRecord } from '../../notes/note-record';
+import { renderSummaryText } from '../../notes/summary';
+import { decodeCursor, encodeCursor } from '../../rest/opaque-cursor';
+import { searchPassages } from '../../search/search-passages';
+import { accountProcedure, createUiRouter } from '../trpc';
+
+const presentNote = (n: NoteRecord) => ({
+  id: n.id,
+  title: n.title,
+  platform: n.platform,
+  language: n.language,
+  durationSeconds: n.durationSeconds,
+  startedAt: n.startedAt.toISOString(),
+  createdAt: n.createdAt.toISOString(),
+  summary: n.summary,
+  summaryText: n.summaryText ?? (n.summary ? renderSummaryText(n.summary) : null),
+  transcript: n.transcript,
+});
+
+export const notesRouter = createUiRouter({
+  list: accountProcedure
+    .input(z.object({ platform: z.enum(PLATFORMS).nullish(), cursor: z.string().nullish(), limit: z.number().int().min(1).max(100).default(20) }))
+    .query(async ({ ctx, input }) => {
+      const after = input.cursor ? decodeCursor(input.cursor) : undefined;
+      const page = await listNotes(ctx.db, ctx.accountId, {
+        limit: input.limit,
+        ...(after && { after }),
+        ...(input.platform && { platforms: [input.platform] }),
+      });
+      const last = page.notes.at(-1);
+      return {
+        items: page.notes.map((n) => ({ ...presentNote(n), transcript: undefined, segments: n.transcript.length })),
+        nextCursor: page.hasMore && last ? encodeCursor(last) : null,
+      };
+    }),
+
+  /** The same search as Form A of the API. */
+  search: accountProcedure
+    .input(z.object({ q: z.string().trim().min(1, 'Type something to search for').max(256), limit: z.number().int().min(1).max(50).default(10) }))
+    .query(({ ctx, input }) => searchPassages(ctx.db, ctx.services, ctx.accountId, input.q, input.limit)),
+
+  get: accountProcedure.input(z.object({ id: z.guid() })).query(async ({ ctx, input }) => presentNote(await getNoteOrThrow(ctx.db, ctx.accountId, input.id))),
+
+  /** SPEC 1: the app offers deletion for everyone. */
+  delete: accountProcedure.input(z.object({ id: z.guid() })).mutation(async ({ ctx, input }) => {
+    await deleteNoteOrThrow(ctx.db, ctx.accountId, input.id);
+    return { ok: true as const };
+  }),
+});
