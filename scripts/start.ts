@@ -1,5 +1,6 @@
 // npm start: builds if needed, migrates, seeds the embedded database on its first run, serves.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { count } from 'drizzle-orm';
@@ -63,6 +64,25 @@ async function prepareDatabase() {
   }
 }
 
+/**
+ * next-auth needs a secret to sign sessions. Without NEXTAUTH_SECRET one is made once and kept
+ * beside the data (mode 600), so sessions survive restarts; and without NEXTAUTH_URL the
+ * request's own host is trusted, so both localhost and 127.0.0.1 work on a developer machine.
+ */
+function authEnvironment(env: ReturnType<typeof getEnv>): Record<string, string> {
+  const extra: Record<string, string> = {};
+  if (!env.NEXTAUTH_SECRET) {
+    const file = path.resolve(env.DATA_DIR, 'nextauth-secret');
+    if (!fs.existsSync(file)) {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
+    }
+    extra.NEXTAUTH_SECRET = fs.readFileSync(file, 'utf8').trim();
+  }
+  if (!env.NEXTAUTH_URL) extra.AUTH_TRUST_HOST = 'true';
+  return extra;
+}
+
 async function main() {
   const env = getEnv();
   buildIfNeeded();
@@ -70,6 +90,7 @@ async function main() {
   const child = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(env.PORT)], {
     cwd: root,
     stdio: 'inherit',
+    env: { ...process.env, ...authEnvironment(env) },
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

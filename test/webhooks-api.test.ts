@@ -259,6 +259,19 @@ describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
   });
 });
 
+describe('endpoint limit under concurrency (D8)', () => {
+  it('D8: 30 creations sent at once still leave at most 25 endpoints; the rest are refused with 422', async () => {
+    const { key } = await strict.createAccount({ form: 'A' });
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => create(strict, key, { url: `https://burst.public.test/hook-${i}` })),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(25);
+    expect(statuses.filter((s) => s === 422)).toHaveLength(5);
+    expect(await list(strict, key)).toHaveLength(25);
+  });
+});
+
 describe('GET and DELETE /v1/webhooks (SPEC 4.6, 4.7, D8)', () => {
   it.each(FORMS)('SPEC 4.6, D8: Form %s lists active and inactive endpoints newest first, without secrets', async (form) => {
     const { key } = await strict.createAccount({ form });
