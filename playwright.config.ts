@@ -12,9 +12,26 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   reporter: [['list']],
-  timeout: 60_000,
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
   use: { baseURL: `http://127.0.0.1:${PORT}` },
-  projects: [{ name: 'api', testMatch: /.*\.api\.spec\.ts/ }],
+  projects: [
+    // HTTP only, no browser (documenso's split).
+    { name: 'api', testMatch: /.*\.api\.spec\.ts/ },
+    // Debian's Chromium; never a downloaded browser. CHROMIUM_PATH overrides the path.
+    {
+      name: 'ui',
+      testMatch: /.*\.ui\.spec\.ts/,
+      use: {
+        browserName: 'chromium',
+        viewport: { width: 1280, height: 860 },
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+        },
+      },
+    },
+  ],
   webServer: {
     command: `node_modules/.bin/tsx e2e/start-server.ts`,
     url: `http://127.0.0.1:${PORT}/api/openapi.json`,

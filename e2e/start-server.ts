@@ -12,7 +12,15 @@ const root = path.resolve(import.meta.dirname, '..');
 fs.rmSync(STATE_DIR, { recursive: true, force: true });
 fs.mkdirSync(STATE_DIR, { recursive: true });
 
-const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  LOG_LEVEL: 'warn',
+  // The UI test points a webhook at a receiver on 127.0.0.1 and waits for four failures.
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  WEBHOOK_RETRY_DELAYS: '1,1,1',
+  WEBHOOK_TIMEOUT_MS: '2000',
+  WORKER_INTERVAL_MS: '250',
+};
 let dropDatabase: (() => Promise<void>) | undefined;
 const serverUrl = process.env.TEST_DATABASE_URL;
 let state: Omit<E2eState, 'accounts'>;
@@ -48,6 +56,7 @@ function admin(...args: string[]): Record<string, string> {
 const accounts: E2eState['accounts'] = {};
 if (serverUrl) {
   accounts.main = admin('account:create', '--email', 'main@e2e.test', '--plan', 'pro', '--early-access') as { api_key: string };
+  accounts.demo = admin('seed') as E2eState['accounts']['demo']; // the UI test signs in as the demo account
 }
 fs.writeFileSync(path.join(STATE_DIR, 'state.json'), JSON.stringify({ ...state, accounts }, null, 2));
 

@@ -10,9 +10,20 @@ export interface E2eState {
   /** Where the server's stdout goes, so tests can read what `npm start` printed. */
   serverLog: string;
   /** Accounts made with the admin CLI before the server started (PostgreSQL is never seeded). */
-  accounts: { main?: { api_key: string } };
+  accounts: { main?: { api_key: string }; demo?: { email: string; password: string; api_key: string } };
 }
 
 export function readState(): E2eState {
   return JSON.parse(fs.readFileSync(path.join(STATE_DIR, 'state.json'), 'utf8')) as E2eState;
+}
+
+/** The demo account's login: printed by the first `npm start` (PGlite), or made by `admin seed` (PostgreSQL). */
+export function demoLogin(state: E2eState): { email: string; password: string; apiKey: string } {
+  if (state.accounts.demo) return { email: state.accounts.demo.email, password: state.accounts.demo.password, apiKey: state.accounts.demo.api_key };
+  const printed = fs.readFileSync(state.serverLog, 'utf8');
+  const email = /Login:\s+(\S+)/.exec(printed)?.[1];
+  const password = /Password:\s+(\S+)/.exec(printed)?.[1];
+  const apiKey = /API key:\s+(mnk_[A-Za-z0-9]+)/.exec(printed)?.[1];
+  if (!email || !password || !apiKey) throw new Error(`npm start printed no demo login:\n${printed}`);
+  return { email, password, apiKey };
 }

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, count, desc, eq } from 'drizzle-orm';
-import type { Queryable } from '../db/client';
-import { deliveries, webhookEndpoints, type FormName, type WebhookEvent } from '../db/schema';
+import type { Db, Queryable } from '../db/client';
+import { accounts, deliveries, webhookEndpoints, type FormName, type WebhookEvent } from '../db/schema';
 import { conflict, notFound, validationError } from '../errors';
 
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
@@ -16,13 +16,24 @@ export function generateWebhookSecret(form: FormName): string {
 }
 
 export async function createEndpoint(
+  db: Db,
+  input: { accountId: string; url: string; events: WebhookEvent[]; form: FormName },
+): Promise<WebhookEndpoint> {
+  return db.transaction(async (tx) => {
+    // The account row lock makes count-then-insert one step: concurrent creations cannot pass 25.
+    await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, input.accountId)).for('update');
+    const [existing] = await tx.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.accountId, input.accountId));
+    if ((existing?.n ?? 0) >= MAX_ENDPOINTS_PER_ACCOUNT) {
+      throw validationError(`An account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints`);
+    }
+    return insertEndpoint(tx, input);
+  });
+}
+
+async function insertEndpoint(
   db: Queryable,
   input: { accountId: string; url: string; events: WebhookEvent[]; form: FormName },
 ): Promise<WebhookEndpoint> {
-  const [existing] = await db.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.accountId, input.accountId));
-  if ((existing?.n ?? 0) >= MAX_ENDPOINTS_PER_ACCOUNT) {
-    throw validationError(`An account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints`);
-  }
   const now = new Date();
   const rows = await db
     .insert(webhookEndpoints)

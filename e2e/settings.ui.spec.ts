@@ -1,0 +1,167 @@
+import http from 'node:http';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { demoLogin, readState } from './state';
+
+// Issue 5 end to end, in Debian's Chromium against `npm start`: sign up, keys, webhooks with
+// a real receiver on 127.0.0.1, deactivation and re-enable, notes search and delete. Each page
+// is photographed into docs/screenshots for the README.
+
+const state = readState();
+const SHOTS = path.resolve(import.meta.dirname, '..', 'docs', 'screenshots');
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/notes');
+}
+
+/** A webhook receiver on 127.0.0.1 whose answer the test can switch. */
+async function startReceiver() {
+  const received: { event: string; body: string }[] = [];
+  let status = 200;
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      received.push({ event: String(req.headers['x-service-event']), body });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`,
+    received,
+    answer: (s: number) => (status = s),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('issue 5, D15: sign up; the account explains it has no early access, and its key gets 403 from /v1', async ({ page, request }) => {
+  await page.goto('/sign-up');
+  await shot(page, 'sign-up');
+  const email = `owner-${Date.now()}@example.com`;
+  await page.getByLabel('Name').fill('New Owner');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('a long enough password');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL('**/account**');
+  await expect(page.getByTestId('early-access-status')).toContainText('No early access');
+
+  await page.goto('/keys');
+  await page.getByLabel('Name').fill('First key');
+  await page.getByTestId('create-key-form').getByRole('button', { name: /create/i }).click();
+  const key = (await page.getByTestId('shown-once-value').textContent())!.trim();
+  const res = await request.get('/v1/notes', { headers: { authorization: `Bearer ${key}` } });
+  expect(res.status()).toBe(403);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL('**/sign-in');
+});
+
+test('issue 5, SPEC 5: create a key, call /v1 with it (200), revoke it (401)', async ({ page, request }) => {
+  const demo = demoLogin(state);
+  await signIn(page, demo.email, demo.password);
+  await page.goto('/keys');
+  await page.getByLabel('Name').fill('e2e key');
+  await page.getByTestId('create-key-form').getByRole('button', { name: /create/i }).click();
+  const key = (await page.getByTestId('shown-once-value').textContent())!.trim();
+  expect(key).toMatch(/^mnk_[0-9A-Za-z]{40}$/);
+  expect((await request.get('/v1/notes', { headers: { authorization: `Bearer ${key}` } })).status()).toBe(200);
+  await shot(page, 'api-keys');
+
+  const row = page.getByTestId('key-row').filter({ hasText: 'e2e key' }).first();
+  const keyId = await row.getAttribute('data-key-id');
+  await page.getByTestId(`revoke-key-${keyId}`).first().click();
+  await page.getByRole('dialog').getByRole('button', { name: /revoke/i }).click();
+  await expect(page.getByTestId('key-row').filter({ hasText: 'e2e key' })).toHaveCount(0);
+  expect((await request.get('/v1/notes', { headers: { authorization: `Bearer ${key}` } })).status()).toBe(401);
+});
+
+test('issue 5, SPEC 3.1, 6.5: a webhook endpoint: test event in the log; four failures deactivate it; re-enable; the next event arrives', async ({ page }) => {
+  const receiver = await startReceiver();
+  try {
+    const demo = demoLogin(state);
+    await signIn(page, demo.email, demo.password);
+    await page.goto('/webhooks');
+    await page.getByLabel(/url/i).fill(receiver.url);
+    await page.getByTestId('create-endpoint-form').getByRole('button', { name: /add|create/i }).click();
+    await expect(page.getByTestId('shown-once-value')).toContainText('whsec_');
+    await page.getByTestId('endpoint-row').first().getByRole('link').first().click();
+    await page.waitForURL('**/webhooks/*');
+
+    await page.getByTestId('send-test-event').click();
+    await expect(page.getByTestId('delivery-row').first()).toHaveAttribute('data-success', 'true');
+    expect(receiver.received.length).toBe(1);
+    await shot(page, 'webhook-endpoint');
+
+    // The receiver now fails: four attempts (retry delays 1 s in this run), then the endpoint is inactive.
+    receiver.answer(500);
+    await page.getByTestId('send-test-event').click();
+    await expect(page.getByTestId('endpoint-status')).toHaveText('Inactive', { timeout: 30_000 });
+    await page.reload();
+    await expect(page.getByTestId('delivery-row').filter({ has: page.locator('[data-success="false"]') }).or(page.locator('[data-testid="delivery-row"][data-success="false"]'))).toHaveCount(4);
+    const attemptsWhileFailing = receiver.received.length;
+    expect(attemptsWhileFailing).toBe(5);
+    await shot(page, 'webhook-endpoint-inactive');
+
+    receiver.answer(200);
+    await page.getByTestId('reenable-endpoint').click();
+    await expect(page.getByTestId('endpoint-status')).toHaveText('Active');
+    await page.getByTestId('send-test-event').click();
+    await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBe(attemptsWhileFailing + 1);
+
+    await page.goto('/webhooks');
+    await expect(page.getByTestId('endpoint-row').first().getByTestId('endpoint-status')).toHaveText('Active');
+    await shot(page, 'webhooks');
+
+    await page.goto('/account');
+    await expect(page.getByTestId('email-row').first()).toContainText(/deactivated/i);
+    await shot(page, 'account');
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('issue 5, SPEC 4.4: search notes, open the hit at its moment, delete the note', async ({ page, request }) => {
+  const demo = demoLogin(state);
+  await signIn(page, demo.email, demo.password);
+  await shot(page, 'notes');
+  await page.getByLabel('Search your meetings').fill('postgres failover took eleven minutes');
+  await page.getByLabel('Search your meetings').press('Enter');
+  const hit = page.getByTestId('search-result').first();
+  await expect(hit).toContainText(/failover/i);
+  await shot(page, 'notes-search');
+  const noteId = await hit.getAttribute('data-note-id');
+  await hit.getByRole('link').first().click();
+  await page.waitForURL(`**/notes/${noteId}**`);
+  await expect(page.getByTestId('note-summary')).toBeVisible();
+  await shot(page, 'note');
+
+  await page.getByTestId('delete-note').click();
+  await page.getByRole('dialog').getByRole('button', { name: /delete/i }).click();
+  await page.waitForURL('**/notes');
+  const gone = await request.get(`/v1/notes/${noteId}`, { headers: { authorization: `Bearer ${demo.apiKey}` } });
+  expect(gone.status()).toBe(404);
+});
+
+test('issue 5: the API reference renders both forms; pages fit a phone screen', async ({ page }) => {
+  await page.goto('/docs');
+  await expect(page.getByTestId('api-reference')).toContainText('/notes', { timeout: 30_000 });
+  await shot(page, 'api-reference');
+  await page.getByTestId('form-switch-B').click();
+  await expect(page.getByTestId('api-reference')).toContainText('deliveries');
+
+  const demo = demoLogin(state);
+  await page.setViewportSize({ width: 375, height: 760 });
+  await signIn(page, demo.email, demo.password);
+  await page.goto('/webhooks');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(1);
+  await shot(page, 'webhooks-phone');
+});
