@@ -6,6 +6,10 @@ const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   typedRoutes: false,
+  // The API reference serves Swagger UI's two files from node_modules (app/docs/swagger/[file]).
+  outputFileTracingIncludes: {
+    '/docs/swagger/[file]': ['./node_modules/swagger-ui-dist/swagger-ui-bundle.js', './node_modules/swagger-ui-dist/swagger-ui.css'],
+  },
 };
 
 export default nextConfig;

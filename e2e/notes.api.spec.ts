@@ -52,7 +52,11 @@ test('SPEC 2.1, D1, D6: the same notes in Form A and, with X-API-Form: B, in For
   const { id } = await created.json();
   const transcribed = await request.post(`/api/recorder/meetings/${id}/transcript`, {
     headers: { authorization: `Bearer ${key}` },
-    data: { ended_at: '2026-11-20T09:00:30Z', segments: [{ speaker: 'Ana', content: 'Hello from the e2e test.', start_time: 0, end_time: 2 }] },
+    data: {
+      ended_at: '2026-11-20T09:00:30Z',
+      segments: [{ speaker: 'Ana', content: 'Hello from the e2e test.', start_time: 0, end_time: 2 }],
+      generate_summary: false,
+    },
   });
   expect(transcribed.status()).toBe(200);
 

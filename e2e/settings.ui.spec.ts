@@ -131,6 +131,7 @@ test('issue 5, SPEC 3.1, 6.5: a webhook endpoint: test event in the log; four fa
 test('issue 5, SPEC 4.4: search notes, open the hit at its moment, delete the note', async ({ page, request }) => {
   const demo = demoLogin(state);
   await signIn(page, demo.email, demo.password);
+  await expect(page.getByTestId('note-row').first()).toBeVisible();
   await shot(page, 'notes');
   await page.getByLabel('Search your meetings').fill('postgres failover took eleven minutes');
   await page.getByLabel('Search your meetings').press('Enter');

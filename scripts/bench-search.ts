@@ -4,11 +4,17 @@
 // embeds it with the local embedder (topic vocabularies give clustered vectors, unlike uniform
 // random ones), bulk-inserts it with the HNSW index dropped and then builds the index, timing
 // each phase. Then, for the small, a typical and the large account, it reports p50/p95 latency
-// of GET /v1/notes/search through the real handlers over HTTP and of the straight SQL queries
-// (exact and HNSW with iterative scans), and recall@10 of the HNSW path against exact search.
+// of GET /v1/notes/search through the real handlers over HTTP (default SEARCH_EXACT_MAX_ROWS, and
+// a lowered one so the large account goes through HNSW) and of the straight SQL queries (exact,
+// and HNSW with iterative scans as vector-search.ts runs them), recall@10 of the HNSW path
+// against exact search, the fewest hits any query got, and the plan the planner chose. Where the
+// planner answers the HNSW query exactly (small accounts) it also forces the index, to show what
+// HNSW alone returns for a selective filter; and for the large account it tries a few
+// hnsw.ef_search values (--ef-sweep).
 // Runs on the embedded PGlite and, when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a
-// PostgreSQL server, on PostgreSQL too. Progress goes to stderr; a table per database and one
-// JSON line with every figure go to stdout.
+// PostgreSQL server, on PostgreSQL too (--db picks). Progress goes to stderr (--explain adds the
+// plans); tables and one JSON line with every figure go to stdout. Quick try:
+//   npx tsx scripts/bench-search.ts --passages 5000 --accounts 50
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { sql, type SQL } from 'drizzle-orm';
@@ -37,6 +43,8 @@ const { values } = parseArgs({
     'hnsw-threshold': { type: 'string', default: '1000' },
     'maintenance-work-mem': { type: 'string' },
     seed: { type: 'string', default: '42' },
+    /** hnsw.ef_search values to try on the large account (straight SQL); empty for none. */
+    'ef-sweep': { type: 'string', default: '40,100,400,1000' },
     /** Print the HNSW query's plan for each measured account on stderr. */
     explain: { type: 'boolean', default: false },
   },
@@ -54,6 +62,8 @@ const SMALL = intFlag('small', values.small, 10);
 const LARGE = Math.min(intFlag('large', values.large, 20), Math.floor(PASSAGES / 5));
 const HNSW_THRESHOLD = Math.min(intFlag('hnsw-threshold', values['hnsw-threshold'], 10), Math.floor(LARGE / 2));
 const SEED = intFlag('seed', values.seed, 0);
+const EF_SWEEP = (values['ef-sweep'] ?? '').split(',').filter((x) => x.trim()).map((x) => intFlag('ef-sweep', x.trim(), 1));
+const WARM_UP = 5;
 const K = 10;
 if (PASSAGES - SMALL - LARGE < ACCOUNTS - 2) throw new Error('--passages is too small for that many accounts');
 
@@ -450,16 +460,27 @@ const forcedHnswSql = (accountId: string, literal: string, limit: number) => sql
   ) s order by distance, id`;
 const FORCE_SETTINGS = ['set local enable_seqscan = off', 'set local enable_bitmapscan = off', 'set local enable_sort = off'];
 
-const HNSW_SETTINGS = ['set local hnsw.iterative_scan = relaxed_order', 'set local hnsw.ef_search = 400'];
+/** As vector-search.ts sets them. */
+const APP_EF_SEARCH = 400;
+const hnswSettings = (efSearch = APP_EF_SEARCH) => ['set local hnsw.iterative_scan = relaxed_order', `set local hnsw.ef_search = ${efSearch}`];
+const HNSW_SETTINGS = hnswSettings();
+
+/** vectorSearch's first query on every search: does the account have more than exactMaxRows candidates? */
+const countSql = (accountId: string, exactMaxRows: number) => sql`
+  select count(*)::int as n from (
+    select 1 from passages p join meetings m on m.id = p.meeting_id where p.account_id = ${accountId} and p.embedding is not null
+    limit ${exactMaxRows + 1}
+  ) s`;
 
 async function runExact(db: Db, accountId: string, literal: string): Promise<Hit[]> {
   const rows = await queryRows<{ id: string; distance: number }>(db, exactSql(accountId, literal, K));
   return rows.map((r) => ({ id: r.id, distance: Number(r.distance) }));
 }
 
-async function runHnsw(db: Db, accountId: string, literal: string, forced = false): Promise<Hit[]> {
+async function runHnsw(db: Db, accountId: string, literal: string, opts: { forced?: boolean; efSearch?: number } = {}): Promise<Hit[]> {
+  const forced = opts.forced ?? false;
   return db.transaction(async (tx) => {
-    for (const s of [...HNSW_SETTINGS, ...(forced ? FORCE_SETTINGS : [])]) await tx.execute(sql.raw(s));
+    for (const s of [...hnswSettings(opts.efSearch), ...(forced ? FORCE_SETTINGS : [])]) await tx.execute(sql.raw(s));
     const rows = await queryRows<{ id: string; distance: number }>(tx, (forced ? forcedHnswSql : hnswSql)(accountId, literal, K));
     return rows.map((r) => ({ id: r.id, distance: Number(r.distance) }));
   });
@@ -508,8 +529,8 @@ async function get(url: string, key: string): Promise<Response> {
 async function timeHttp(url: string, key: string, queries: string[]) {
   const times: number[] = [];
   const results: { distance: number }[][] = [];
-  for (let i = -2; i < queries.length; i++) {
-    const q = queries[i < 0 ? queries.length + i : i]!; // two warm-up requests
+  for (let i = -WARM_UP; i < queries.length; i++) {
+    const q = queries[(i + queries.length) % queries.length]!; // warm-up requests first
     const start = performance.now();
     const res = await get(`${url}/v1/notes/search?q=${encodeURIComponent(q)}&limit=${K}`, key);
     const text = await res.text();
@@ -524,7 +545,7 @@ async function timeHttp(url: string, key: string, queries: string[]) {
 }
 
 async function timeSql(db: Db, run: (literal: string) => Promise<Hit[]>, literals: string[]) {
-  for (const literal of literals.slice(-2)) await run(literal); // warm-up
+  for (let i = 0; i < WARM_UP; i++) await run(literals[(literals.length - 1 - i + literals.length) % literals.length]!);
   const times: number[] = [];
   const results: Hit[][] = [];
   for (const literal of literals) {
@@ -549,6 +570,32 @@ interface ResultRow {
   'sql min hits': number;
   'sql recall@10': number;
   'sql plan': string;
+  /** vectorSearch's count query at this row's threshold (p50), part of the HTTP time. */
+  'count p50 ms': number | null;
+}
+
+interface SweepRow {
+  database: string;
+  account: string;
+  rows: number;
+  ef_search: number;
+  'sql p50 ms': number;
+  'sql p95 ms': number;
+  'sql min hits': number;
+  'sql recall@10': number;
+  'sql plan': string;
+}
+
+async function timeCount(db: Db, accountId: string, exactMaxRows: number) {
+  const run = () => queryRows(db, countSql(accountId, exactMaxRows));
+  for (let i = 0; i < WARM_UP; i++) await run();
+  const times: number[] = [];
+  for (let i = 0; i < QUERIES; i++) {
+    const start = performance.now();
+    await run();
+    times.push(performance.now() - start);
+  }
+  return round(percentile(times, 50));
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -600,6 +647,7 @@ async function bench(label: string, database: Database) {
   const defaultServer = await serve(services);
   const loweredServer = await serve(lowered);
   const rows: ResultRow[] = [];
+  const sweep: SweepRow[] = [];
   try {
     for (const account of [...measured].sort((a, b) => a.passages - b.passages)) {
       progress(`${label}: measuring the ${account.label} account (${account.passages} passages)…`);
@@ -625,6 +673,7 @@ async function bench(label: string, database: Database) {
         'sql min hits': minHits(exact.results),
         'sql recall@10': 1,
         'sql plan': exactPlan,
+        'count p50 ms': await timeCount(database.db, account.id, services.exactSearchMaxRows),
       });
       // The HNSW path: straight SQL for every account (it shows why small accounts are searched
       // exactly); over HTTP for the accounts above the lowered threshold.
@@ -643,11 +692,28 @@ async function bench(label: string, database: Database) {
         'sql min hits': minHits(hnsw.results),
         'sql recall@10': round(mean(hnsw.results.map((r, i) => recall(exact.results[i]!, r))), 3),
         'sql plan': hnswPlan,
+        'count p50 ms': overHttp && (await timeCount(database.db, account.id, HNSW_THRESHOLD)),
       });
+      if (account.label === 'large') {
+        for (const efSearch of EF_SWEEP) {
+          const run = await timeSql(database.db, (l) => runHnsw(database.db, account.id, l, { efSearch }), literals);
+          sweep.push({
+            database: label,
+            account: account.label,
+            rows: account.passages,
+            ef_search: efSearch,
+            'sql p50 ms': round(percentile(run.times, 50)),
+            'sql p95 ms': round(percentile(run.times, 95)),
+            'sql min hits': minHits(run.results),
+            'sql recall@10': round(mean(run.results.map((r, i) => recall(exact.results[i]!, r))), 3),
+            'sql plan': await planOf(database.db, hnswSql(account.id, literals[0]!, K), hnswSettings(efSearch)),
+          });
+        }
+      }
       if (hnswPlan !== 'hnsw index') {
         // The planner answered the HNSW query exactly: measure what the index itself would give.
         const forcedPlan = await planOf(database.db, forcedHnswSql(account.id, literals[0]!, K), [...HNSW_SETTINGS, ...FORCE_SETTINGS]);
-        const forced = await timeSql(database.db, (l) => runHnsw(database.db, account.id, l, true), literals);
+        const forced = await timeSql(database.db, (l) => runHnsw(database.db, account.id, l, { forced: true }), literals);
         rows.push({
           database: label,
           account: account.label,
@@ -662,6 +728,7 @@ async function bench(label: string, database: Database) {
           'sql min hits': minHits(forced.results),
           'sql recall@10': round(mean(forced.results.map((r, i) => recall(exact.results[i]!, r))), 3),
           'sql plan': forcedPlan,
+          'count p50 ms': null,
         });
       }
     }
@@ -681,7 +748,7 @@ async function bench(label: string, database: Database) {
     ...phases,
     'http retries': httpRetries,
   };
-  return { corpus, rows };
+  return { corpus, rows, sweep };
 }
 
 async function open(kind: 'pglite' | 'postgres'): Promise<Database> {
@@ -702,7 +769,7 @@ progress(
   `Corpus: ${PASSAGES} passages over ${ACCOUNTS} accounts (small ${SMALL}, large ${LARGE}); ${QUERIES} queries; ` +
     `HNSW over HTTP with SEARCH_EXACT_MAX_ROWS=${HNSW_THRESHOLD}`,
 );
-const output: { corpus: Record<string, unknown>; rows: ResultRow[] }[] = [];
+const output: { corpus: Record<string, unknown>; rows: ResultRow[]; sweep: SweepRow[] }[] = [];
 for (const kind of kinds) {
   const database = await open(kind);
   try {
@@ -710,6 +777,7 @@ for (const kind of kinds) {
     output.push(result);
     console.table([result.corpus]);
     console.table(result.rows);
+    if (result.sweep.length > 0) console.table(result.sweep);
   } finally {
     await database.close();
   }

@@ -1,0 +1,84 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'next/navigation';
+import type { ReactNode } from 'react';
+import { useTRPC } from '../trpc';
+import { Button } from '../ui/button';
+import { Badge, Card, ErrorMessage, Loading, PageHeader } from '../ui/card';
+import { EmailList } from './email-list';
+import { UsageMeter } from './usage-meter';
+import { WelcomeBanner } from './welcome-banner';
+
+const PLAN_NAMES: Record<string, string> = { free: 'Free', pro: 'Pro', enterprise: 'Enterprise' };
+
+export function AccountPage() {
+  const trpc = useTRPC();
+  const welcome = useSearchParams().get('welcome') === '1';
+  const account = useQuery(trpc.account.get.queryOptions());
+
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Account" description="Your plan, API access and usage, and the emails we have sent you." />
+      {welcome ? <WelcomeBanner earlyAccess={account.data?.earlyAccess} /> : null}
+
+      {account.isPending ? (
+        <Loading label="Loading your account…" />
+      ) : account.isError ? (
+        <div className="space-y-3">
+          <ErrorMessage error={account.error} />
+          <Button variant="secondary" onClick={() => account.refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : (
+        <>
+          <div className="grid gap-6 lg:grid-cols-2">
+            <Card>
+              <h2 className="text-base font-semibold">Profile</h2>
+              <dl className="mt-4 space-y-3 text-sm">
+                <Row term="Email">
+                  <span className="break-all">{account.data.email}</span>
+                </Row>
+                <Row term="Name">{account.data.name ?? <span className="text-zinc-500">not set</span>}</Row>
+                <Row term="Plan">{PLAN_NAMES[account.data.plan] ?? account.data.plan}</Row>
+                <Row term="API access">
+                  <span data-testid="early-access-status" data-early-access={account.data.earlyAccess ? 'yes' : 'no'}>
+                    {account.data.earlyAccess ? <Badge color="green">Early access</Badge> : <Badge color="amber">No early access</Badge>}
+                  </span>
+                </Row>
+              </dl>
+              {account.data.earlyAccess ? null : (
+                <p className="mt-4 text-sm text-zinc-600">API access is limited to early-access accounts; /v1 answers 403 until then.</p>
+              )}
+            </Card>
+
+            <Card>
+              <h2 className="text-base font-semibold">API usage today</h2>
+              <div className="mt-4">
+                <UsageMeter usage={account.data.usage} />
+              </div>
+            </Card>
+          </div>
+
+          <Card>
+            <h2 className="text-base font-semibold">Email notifications</h2>
+            <p className="mt-1 mb-4 text-sm text-zinc-600">
+              Every email we send you is kept here, also when no SMTP server is configured (transport “log”). The 20 most recent are shown.
+            </p>
+            <EmailList emails={account.data.emails} />
+          </Card>
+        </>
+      )}
+    </div>
+  );
+}
+
+function Row({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 sm:grid sm:grid-cols-[8rem_1fr]">
+      <dt className="text-zinc-500">{term}</dt>
+      <dd className="min-w-0 text-zinc-900">{children}</dd>
+    </div>
+  );
+}

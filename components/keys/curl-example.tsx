@@ -1,0 +1,53 @@
+'use client';
+
+import Link from 'next/link';
+import { useSyncExternalStore } from 'react';
+import { Card } from '../ui/card';
+import { CopyButton } from '../ui/copy-button';
+
+const noSubscription = () => () => {};
+
+/** The origin this app is served from; a placeholder while rendering on the server. */
+function useOrigin() {
+  return useSyncExternalStore(
+    noSubscription,
+    () => window.location.origin,
+    () => 'https://your-host',
+  );
+}
+
+export function CurlExample() {
+  const origin = useOrigin();
+  const formA = `curl -H "Authorization: Bearer mnk_YOUR_API_KEY" \\\n  ${origin}/v1/notes`;
+  const formB = `curl -H "Authorization: Bearer mnk_YOUR_API_KEY" \\\n  -H "X-API-Form: B" \\\n  ${origin}/v1/notes`;
+  return (
+    <Card>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 className="text-base font-semibold">Call the API</h2>
+        <Link href="/docs" className="text-sm font-medium text-indigo-700 hover:underline">
+          Open the API reference →
+        </Link>
+      </div>
+      <p className="mt-1 text-sm text-zinc-600">
+        Send the key as a bearer token. A key answers in its own form; the <code className="font-mono text-xs">X-API-Form</code>{' '}
+        header picks the other one for a single request.
+      </p>
+      <Snippet label="List your notes" code={formA} />
+      <Snippet label="The same request in Form B" code={formB} />
+    </Card>
+  );
+}
+
+function Snippet({ label, code }: { label: string; code: string }) {
+  return (
+    <figure className="mt-4">
+      <figcaption className="mb-1 text-xs font-medium text-zinc-500">{label}</figcaption>
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
+        <pre className="grow overflow-x-auto rounded-md bg-zinc-900 px-3 py-2 font-mono text-xs leading-relaxed text-zinc-100">
+          <code>{code}</code>
+        </pre>
+        <CopyButton value={code} label="Copy command" />
+      </div>
+    </figure>
+  );
+}

@@ -1,0 +1,65 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useState } from 'react';
+import { useTRPC } from '../trpc';
+import { Button } from '../ui/button';
+import { PageHeader } from '../ui/card';
+import { ShownOnce } from '../ui/copy-button';
+import { CreateKeyForm } from './create-key-form';
+import { CurlExample } from './curl-example';
+import { KeyList } from './key-list';
+
+export function KeysPage() {
+  const trpc = useTRPC();
+  const account = useQuery(trpc.account.get.queryOptions());
+  // The plaintext lives only in this component's state: leaving the page forgets it (SPEC 5.3).
+  const [created, setCreated] = useState<{ plaintext: string; name: string } | null>(null);
+
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="API keys"
+        description="Keys authenticate calls to the /v1 API for this account. We store only a hash: a key is shown once, when you create it."
+        actions={
+          <Link href="/docs" className="rounded-md px-3 py-2 text-sm font-medium text-indigo-700 ring-1 ring-inset ring-indigo-200 hover:bg-indigo-50">
+            API reference
+          </Link>
+        }
+      />
+
+      {account.data && !account.data.earlyAccess ? (
+        <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-inset ring-amber-200">
+          Your account does not have early access yet, so API calls with these keys answer 403 for now.{' '}
+          <Link href="/account" className="font-medium underline">
+            See your account
+          </Link>
+        </p>
+      ) : null}
+
+      <CreateKeyForm onCreated={(plaintext, name) => setCreated({ plaintext, name })} />
+
+      {created ? (
+        <div className="space-y-2" aria-live="polite">
+          <ShownOnce label="Your new API key" value={created.plaintext} />
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <p className="text-xs text-zinc-500">Created “{created.name}”. Store it in your secret manager before you leave this page.</p>
+            <Button variant="ghost" onClick={() => setCreated(null)}>
+              I have stored it
+            </Button>
+          </div>
+        </div>
+      ) : null}
+
+      <section aria-labelledby="keys-heading" className="space-y-3">
+        <h2 id="keys-heading" className="text-base font-semibold">
+          Your keys
+        </h2>
+        <KeyList />
+      </section>
+
+      <CurlExample />
+    </div>
+  );
+}

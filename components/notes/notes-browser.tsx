@@ -1,0 +1,113 @@
+'use client';
+
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import { Button } from '../ui/button';
+import { PageHeader } from '../ui/card';
+import { SelectField, TextField } from '../ui/field';
+import { NoteList } from './note-list';
+import { isPlatform, PLATFORM_LABELS, PLATFORMS } from './note-format';
+import { SearchResults } from './search-results';
+
+const SEARCH_MAX_CHARS = 256;
+
+/**
+ * The notes page. The query (?q=) and the platform (?platform=) live in the URL, so coming back
+ * from a note returns to the same results and a search can be shared.
+ */
+export function NotesBrowser() {
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const q = params.get('q')?.trim() ?? '';
+  const platformParam = params.get('platform');
+  const platform = isPlatform(platformParam) ? platformParam : null;
+
+  const [draft, setDraft] = useState(q);
+  // Follow the URL when it changes underneath the form (back and forward, the clear button).
+  const [shownQ, setShownQ] = useState(q);
+  if (shownQ !== q) {
+    setShownQ(q);
+    setDraft(q);
+  }
+
+  function navigate(next: { q?: string; platform?: string | null }, mode: 'push' | 'replace') {
+    const search = new URLSearchParams();
+    const nextPlatform = next.platform === undefined ? platform : next.platform;
+    const nextQ = next.q === undefined ? q : next.q;
+    if (nextPlatform) search.set('platform', nextPlatform);
+    if (nextQ) search.set('q', nextQ);
+    const url = search.size ? `${pathname}?${search}` : pathname;
+    if (mode === 'push') router.push(url, { scroll: false });
+    else router.replace(url, { scroll: false });
+  }
+
+  function onSearch(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    navigate({ q: draft.trim() }, 'push');
+  }
+
+  function clearSearch() {
+    setDraft('');
+    navigate({ q: '' }, 'push');
+  }
+
+  return (
+    <div>
+      <PageHeader title="Notes" description="Your recorded meetings with their transcripts and summaries. Search finds the passages where your words were said, with the moment they were said." />
+
+      <div className="mb-6 flex flex-col gap-4 md:flex-row md:items-end">
+        <form role="search" data-testid="notes-search-form" onSubmit={onSearch} className="flex grow flex-col gap-2 sm:flex-row sm:items-end">
+          <div className="grow">
+            <TextField
+              label="Search your meetings"
+              name="q"
+              type="search"
+              value={draft}
+              onChange={(e) => setDraft(e.target.value)}
+              maxLength={SEARCH_MAX_CHARS}
+              placeholder="e.g. budget for the launch"
+              autoComplete="off"
+              enterKeyHint="search"
+            />
+          </div>
+          <div className="flex gap-2">
+            <Button type="submit" disabled={!draft.trim()}>
+              Search
+            </Button>
+            {q || draft ? (
+              <Button variant="secondary" onClick={clearSearch}>
+                Clear
+              </Button>
+            ) : null}
+          </div>
+        </form>
+
+        <div className="md:w-52">
+          <SelectField
+            label="Platform"
+            data-testid="platform-filter"
+            value={platform ?? ''}
+            disabled={!!q}
+            aria-describedby={q ? 'platform-filter-hint' : undefined}
+            onChange={(e) => navigate({ platform: e.target.value || null }, 'replace')}
+          >
+            <option value="">All</option>
+            {PLATFORMS.map((p) => (
+              <option key={p} value={p}>
+                {PLATFORM_LABELS[p]}
+              </option>
+            ))}
+          </SelectField>
+          {q ? (
+            <p id="platform-filter-hint" className="mt-1 text-xs text-zinc-500">
+              Search covers every platform.
+            </p>
+          ) : null}
+        </div>
+      </div>
+
+      {q ? <SearchResults q={q} onClear={clearSearch} /> : <NoteList platform={platform} />}
+    </div>
+  );
+}
