@@ -28,10 +28,6 @@ const SUMMARY = {
   sentiment: 'positive',
 };
 
-const SEGMENTS = [
-  { speaker: 'Ana', content: 'Good morning, shall we start?', start_time: 0, end_time: 2.5 },
-  { speaker: 'Ben', content: 'Yes, the release is on track for Friday.', start_time: 2.5, end_time: 6 },
-];
 
 function expectJson(res: { headers: Headers }) {
   expect(res.headers.get('content-type')).toMatch(/^application\/json\b/);

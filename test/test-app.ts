@@ -1,6 +1,5 @@
 import type { Logger } from 'drizzle-orm/logger';
 import { createAccount, createApiKey, type Account } from '../server/accounts/accounts';
-import type { Database } from '../server/db/client';
 import type { FormName, Plan, Platform } from '../server/db/schema';
 import { createAppHandlers, routeFor } from '../server/http/app-handlers';
 import { startWorker, type Worker } from '../server/jobs/worker';

@@ -1,12 +1,13 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { meetings, transcriptSegments } from '../db/schema';
-import { conflict, notFound } from '../errors';
+import { conflict } from '../errors';
 import { recordEvent } from '../events/record-event';
 import { cancelJobs, enqueueJob } from '../jobs/jobs';
 import type { Summary } from '../notes/summary';
 import { indexSummary } from '../search/index-meeting';
 import { embedsInline, type Services } from '../services';
+import { lockMeetingOrThrow } from './lock-meeting';
 
 /**
  * Stores or replaces a meeting's summary and fires summary.ready (D16, D18). A generated
@@ -20,12 +21,7 @@ export async function storeSummary(
   input: { summary: Summary; text?: string | null; onlyIfMissing?: boolean },
 ): Promise<{ id: string }> {
   const result = await db.transaction(async (tx) => {
-    const [meeting] = await tx
-      .select()
-      .from(meetings)
-      .where(and(eq(meetings.id, meetingId), eq(meetings.accountId, accountId)))
-      .for('update');
-    if (!meeting) throw notFound('Meeting');
+    const meeting = await lockMeetingOrThrow(tx, accountId, meetingId);
     if (!meeting.transcribedAt) throw conflict('A summary can only be stored after the transcript');
     if (input.onlyIfMissing && meeting.summary) return { id: meetingId };
     const summaryAt = new Date();

@@ -1,12 +1,13 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { meetings, transcriptSegments } from '../db/schema';
-import { conflict, notFound, validationError } from '../errors';
+import { conflict, validationError } from '../errors';
 import { recordEvent } from '../events/record-event';
 import { enqueueJob } from '../jobs/jobs';
 import type { Segment } from '../notes/note-record';
 import { indexTranscript } from '../search/index-meeting';
 import { embedsInline, type Services } from '../services';
+import { lockMeetingOrThrow } from './lock-meeting';
 
 export interface StoreTranscriptInput {
   endedAt?: Date;
@@ -31,12 +32,7 @@ export async function storeTranscript(
   input: StoreTranscriptInput,
 ): Promise<{ id: string }> {
   const result = await db.transaction(async (tx) => {
-    const [meeting] = await tx
-      .select()
-      .from(meetings)
-      .where(and(eq(meetings.id, meetingId), eq(meetings.accountId, accountId)))
-      .for('update');
-    if (!meeting) throw notFound('Meeting');
+    const meeting = await lockMeetingOrThrow(tx, accountId, meetingId);
     if (meeting.transcribedAt) throw conflict('This meeting already has a transcript');
 
     const transcribedAt = new Date();

@@ -59,3 +59,22 @@ export const enumParam = <const V extends readonly [string, ...string[]]>(values
     },
     z.enum(values, { error: `${name} must be one of ${values.join(', ')}` }),
   );
+
+/**
+ * The created_after / created_before pair of a list (D5): parsed, and created_after later than
+ * created_before reported as a 422 (Form B 400). Whether the upper bound is inclusive is the
+ * form's (SPEC 4.1). Returns null after reporting the issue.
+ */
+export function createdRange(
+  input: { created_after?: string | undefined; created_before?: string | undefined },
+  ctx: z.RefinementCtx,
+  beforeInclusive: boolean,
+): { createdFrom?: Date; createdBefore?: { at: Date; inclusive: boolean } } | null {
+  const from = input.created_after ? new Date(input.created_after) : undefined;
+  const before = input.created_before ? new Date(input.created_before) : undefined;
+  if (from && before && from > before) {
+    ctx.addIssue({ code: 'custom', path: ['created_after'], message: 'created_after must not be later than created_before' });
+    return null;
+  }
+  return { ...(from && { createdFrom: from }), ...(before && { createdBefore: { at: before, inclusive: beforeInclusive } }) };
+}

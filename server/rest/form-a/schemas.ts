@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PLATFORMS } from '../../db/schema';
 import type { ListNotesQuery } from '../../notes/list-notes';
-import { dateTimeParam, enumParam, limitParam, MALFORMED, requiredText } from '../params';
+import { createdRange, dateTimeParam, enumParam, limitParam, MALFORMED, requiredText } from '../params';
 import type { SearchQuery } from '../procedures/search';
 import { EndpointEvents } from '../webhook-params';
 import { decodeCursor } from '../opaque-cursor';
@@ -64,18 +64,14 @@ export const listNotesInputA = z
       ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cursor is malformed', params: MALFORMED });
       return z.NEVER;
     }
-    const from = input.created_after ? new Date(input.created_after) : undefined;
-    const before = input.created_before ? new Date(input.created_before) : undefined;
-    if (from && before && from > before) {
-      ctx.addIssue({ code: 'custom', path: ['created_after'], message: 'created_after must not be later than created_before' });
-      return z.NEVER;
-    }
+    // SPEC 4.1: created_before is exclusive in Form A.
+    const range = createdRange(input, ctx, false);
+    if (!range) return z.NEVER;
     return {
       limit: input.limit ?? 20,
       ...(after && { after }),
       ...(input.platform && { platforms: [input.platform] }),
-      ...(from && { createdFrom: from }),
-      ...(before && { createdBefore: { at: before, inclusive: false } }),
+      ...range,
     };
   });
 

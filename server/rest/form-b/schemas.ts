@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Platform } from '../../db/schema';
 import type { ListNotesQuery } from '../../notes/list-notes';
 import { SummarySchema } from '../../notes/summary';
-import { dateTimeParam, enumParam, limitParam, MALFORMED, requiredText } from '../params';
+import { createdRange, dateTimeParam, enumParam, limitParam, MALFORMED, requiredText } from '../params';
 import type { SearchQuery } from '../procedures/search';
 import { EndpointEvents } from '../webhook-params';
 import { decodeCursor } from '../opaque-cursor';
@@ -70,19 +70,15 @@ export const listNotesInputB = z
       }
       after = new Date(parsed.data);
     }
-    const from = input.created_after ? new Date(input.created_after) : undefined;
-    const before = input.created_before ? new Date(input.created_before) : undefined;
-    if (from && before && from > before) {
-      ctx.addIssue({ code: 'custom', path: ['created_after'], message: 'created_after must not be later than created_before' });
-      return z.NEVER;
-    }
+    // SPEC 4.1: created_before is inclusive in Form B.
+    const range = createdRange(input, ctx, true);
+    if (!range) return z.NEVER;
     return {
       limit: input.limit ?? 20,
       // D5: created_at is distinct within an account, so the timestamp alone is an exact position.
       ...(after && { after: { createdAt: after } }),
       ...(input.platform && { platforms: PLATFORM_FILTER_B[input.platform] }),
-      ...(from && { createdFrom: from }),
-      ...(before && { createdBefore: { at: before, inclusive: true } }),
+      ...range,
     };
   });
 
