@@ -8,6 +8,8 @@ const nextConfig = {
   typedRoutes: false,
   // The API reference serves Swagger UI's two files from node_modules (app/docs/swagger/[file]).
   outputFileTracingIncludes: {
+    // Migrations are applied at start-up from the drizzle/ folder.
+    '/**': ['./drizzle/**'],
     '/docs/swagger/[file]': ['./node_modules/swagger-ui-dist/swagger-ui-bundle.js', './node_modules/swagger-ui-dist/swagger-ui.css'],
   },
 };

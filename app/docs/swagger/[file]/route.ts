@@ -5,16 +5,18 @@ import path from 'node:path';
 // GET /docs/swagger/:file – Swagger UI's two browser assets, straight from the installed
 // swagger-ui-dist package (no copy in public/ to drift from the package version). Only the
 // names below are served; anything else is a 404, so no path reaches the file system.
+// The files are traced by outputFileTracingIncludes in next.config.mjs; turbopackIgnore keeps
+// the build from tracing the whole project for this read.
 export const runtime = 'nodejs';
 
 const ASSETS = {
   'swagger-ui-bundle.js': {
     type: 'text/javascript; charset=utf-8',
-    file: () => path.join(process.cwd(), 'node_modules', 'swagger-ui-dist', 'swagger-ui-bundle.js'),
+    file: () => path.join(/* turbopackIgnore: true */ process.cwd(), 'node_modules', 'swagger-ui-dist', 'swagger-ui-bundle.js'),
   },
   'swagger-ui.css': {
     type: 'text/css; charset=utf-8',
-    file: () => path.join(process.cwd(), 'node_modules', 'swagger-ui-dist', 'swagger-ui.css'),
+    file: () => path.join(/* turbopackIgnore: true */ process.cwd(), 'node_modules', 'swagger-ui-dist', 'swagger-ui.css'),
   },
 } as const;
 type AssetName = keyof typeof ASSETS;
