@@ -544,7 +544,7 @@ async function timeHttp(url: string, key: string, queries: string[]) {
   return { times, results };
 }
 
-async function timeSql(db: Db, run: (literal: string) => Promise<Hit[]>, literals: string[]) {
+async function timeSql(run: (literal: string) => Promise<Hit[]>, literals: string[]) {
   for (let i = 0; i < WARM_UP; i++) await run(literals[(literals.length - 1 - i + literals.length) % literals.length]!);
   const times: number[] = [];
   const results: Hit[][] = [];
@@ -651,8 +651,8 @@ async function bench(label: string, database: Database) {
   try {
     for (const account of [...measured].sort((a, b) => a.passages - b.passages)) {
       progress(`${label}: measuring the ${account.label} account (${account.passages} passages)…`);
-      const exact = await timeSql(database.db, (l) => runExact(database.db, account.id, l), literals);
-      const hnsw = await timeSql(database.db, (l) => runHnsw(database.db, account.id, l), literals);
+      const exact = await timeSql((l) => runExact(database.db, account.id, l), literals);
+      const hnsw = await timeSql((l) => runHnsw(database.db, account.id, l), literals);
       const exactPlan = await planOf(database.db, exactSql(account.id, literals[0]!, K), []);
       const hnswPlan = await planOf(database.db, hnswSql(account.id, literals[0]!, K), HNSW_SETTINGS);
       const httpDefault = await timeHttp(defaultServer.url, account.key, queries);
@@ -696,7 +696,7 @@ async function bench(label: string, database: Database) {
       });
       if (account.label === 'large') {
         for (const efSearch of EF_SWEEP) {
-          const run = await timeSql(database.db, (l) => runHnsw(database.db, account.id, l, { efSearch }), literals);
+          const run = await timeSql((l) => runHnsw(database.db, account.id, l, { efSearch }), literals);
           sweep.push({
             database: label,
             account: account.label,
@@ -713,7 +713,7 @@ async function bench(label: string, database: Database) {
       if (hnswPlan !== 'hnsw index') {
         // The planner answered the HNSW query exactly: measure what the index itself would give.
         const forcedPlan = await planOf(database.db, forcedHnswSql(account.id, literals[0]!, K), [...HNSW_SETTINGS, ...FORCE_SETTINGS]);
-        const forced = await timeSql(database.db, (l) => runHnsw(database.db, account.id, l, { forced: true }), literals);
+        const forced = await timeSql((l) => runHnsw(database.db, account.id, l, { forced: true }), literals);
         rows.push({
           database: label,
           account: account.label,

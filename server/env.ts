@@ -63,7 +63,7 @@ const envSchema = z
     EMBEDDINGS_API_KEY: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
     EMBEDDINGS_MODEL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
     EMBEDDINGS_DIMENSIONS: positiveInt('EMBEDDINGS_DIMENSIONS', 384),
-    SEARCH_EXACT_MAX_ROWS: positiveInt('SEARCH_EXACT_MAX_ROWS', 20_000),
+    SEARCH_EXACT_MAX_ROWS: positiveInt('SEARCH_EXACT_MAX_ROWS', 5_000),
     LLM_BASE_URL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
     LLM_API_KEY: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
     LLM_MODEL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),

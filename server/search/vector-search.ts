@@ -4,7 +4,10 @@ import { queryRows, type Db } from '../db/client';
 /** pgvector's text form of a vector, for a query parameter. */
 export const toVectorLiteral = (v: number[]) => `[${v.join(',')}]`;
 
-/** HNSW candidate list: measured recall@10 ≥ 0.99 on clustered data at this setting (issue 3). */
+/**
+ * HNSW candidate list. bench:search on 100,000 passages of generated meeting text: recall@10
+ * 0.97 at 400 (0.95 at 40, 0.98 at 1000) for about 10 ms of SQL.
+ */
 const HNSW_EF_SEARCH = 400;
 
 export interface VectorSearchSpec {
@@ -34,11 +37,8 @@ export async function vectorSearch<T extends Record<string, unknown>>(db: Db, sp
     db,
     sql`select count(*)::int as n from (select 1 ${spec.from} limit ${spec.exactMaxRows + 1}) s`,
   );
-  if (Number(count?.n ?? 0) <= spec.exactMaxRows) {
-    // OFFSET 0 fences the subquery, so the planner cannot swap the exact scan for the index.
-    return queryRows<T>(db, sql`select * from (select ${spec.select} ${spec.from} offset 0) s order by distance, id limit ${spec.limit}`);
-  }
-  return db.transaction(async (tx) => {
+  if (Number(count?.n ?? 0) <= spec.exactMaxRows) return exactSearch<T>(db, spec);
+  const indexed = await db.transaction(async (tx) => {
     await tx.execute(sql.raw(`set local hnsw.iterative_scan = relaxed_order`));
     await tx.execute(sql.raw(`set local hnsw.ef_search = ${Math.max(HNSW_EF_SEARCH, spec.limit)}`));
     // relaxed_order may return rows slightly out of order: the outer query sorts them again.
@@ -47,4 +47,12 @@ export async function vectorSearch<T extends Record<string, unknown>>(db: Db, sp
       sql`select * from (select ${spec.select} ${spec.from} order by ${spec.distance} limit ${spec.limit}) s order by distance, id`,
     );
   });
+  // Iterative scans stop after hnsw.max_scan_tuples: an account whose rows are rare in a huge
+  // index can still come up short. It has at least `limit` candidates, so the exact scan answers.
+  return indexed.length >= spec.limit ? indexed : exactSearch<T>(db, spec);
+}
+
+function exactSearch<T extends Record<string, unknown>>(db: Db, spec: VectorSearchSpec): Promise<T[]> {
+  // OFFSET 0 fences the subquery, so the planner cannot swap the exact scan for the index.
+  return queryRows<T>(db, sql`select * from (select ${spec.select} ${spec.from} offset 0) s order by distance, id limit ${spec.limit}`);
 }
