@@ -9,6 +9,7 @@ import { serveNode } from '../server/http/serve-node';
 import { createMeeting } from '../server/recorder/create-meeting';
 import { storeTranscript } from '../server/recorder/store-transcript';
 import { createTestDatabase } from '../test/test-database';
+import { percentile } from './bench-stats';
 import { createServices } from '../server/services';
 import { getEnv } from '../server/env';
 
@@ -21,7 +22,6 @@ const NOTES = Number(values.notes);
 const SEGMENTS = Number(values.segments);
 const RUNS = Number(values.runs);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function timeRequests(url: string, key: string, runs: number) {
   const times: number[] = [];
@@ -77,15 +77,7 @@ async function bench(label: string, database: Database) {
 }
 
 const results = [];
-const embedded = await (async () => {
-  const saved = process.env.TEST_DATABASE_URL;
-  delete process.env.TEST_DATABASE_URL;
-  try {
-    return await createTestDatabase();
-  } finally {
-    if (saved) process.env.TEST_DATABASE_URL = saved;
-  }
-})();
+const embedded = await createTestDatabase({ serverUrl: null });
 try {
   results.push(await bench('pglite', embedded));
 } finally {
@@ -93,8 +85,7 @@ try {
 }
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (serverUrl) {
-  process.env.TEST_DATABASE_URL = serverUrl;
-  const pg = await createTestDatabase();
+  const pg = await createTestDatabase({ serverUrl });
   try {
     results.push(await bench('postgres', pg));
   } finally {

@@ -29,6 +29,7 @@ import { makePassages } from '../server/search/make-passages';
 import { toVectorLiteral } from '../server/search/vector-search';
 import { createServices, type Services } from '../server/services';
 import { createTestDatabase } from '../test/test-database';
+import { percentile } from './bench-stats';
 
 const { values } = parseArgs({
   options: {
@@ -423,10 +424,7 @@ async function loadCorpus(label: string, database: Database): Promise<{ stats: L
 // ---------------------------------------------------------------------------------------------
 // Measuring
 
-const percentile = (xs: number[], p: number) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
+const percentileOf = (xs: number[], p: number) => percentile([...xs].sort((a, b) => a - b), p);
 
 interface Hit {
   id: string;
@@ -595,7 +593,7 @@ async function timeCount(db: Db, accountId: string, exactMaxRows: number) {
     await run();
     times.push(performance.now() - start);
   }
-  return round(percentile(times, 50));
+  return round(percentileOf(times, 50));
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -664,12 +662,12 @@ async function bench(label: string, database: Database) {
         account: account.label,
         rows: account.passages,
         path: `${defaultPath} (http: default ${services.exactSearchMaxRows})`,
-        'http p50 ms': round(percentile(httpDefault.times, 50)),
-        'http p95 ms': round(percentile(httpDefault.times, 95)),
+        'http p50 ms': round(percentileOf(httpDefault.times, 50)),
+        'http p95 ms': round(percentileOf(httpDefault.times, 95)),
         'http min hits': minHits(httpDefault.results),
         'http recall@10': httpRecall(httpDefault.results),
-        'sql p50 ms': round(percentile(exact.times, 50)),
-        'sql p95 ms': round(percentile(exact.times, 95)),
+        'sql p50 ms': round(percentileOf(exact.times, 50)),
+        'sql p95 ms': round(percentileOf(exact.times, 95)),
         'sql min hits': minHits(exact.results),
         'sql recall@10': 1,
         'sql plan': exactPlan,
@@ -683,12 +681,12 @@ async function bench(label: string, database: Database) {
         account: account.label,
         rows: account.passages,
         path: overHttp ? `hnsw (http: threshold ${HNSW_THRESHOLD})` : 'hnsw (sql only)',
-        'http p50 ms': overHttp && round(percentile(overHttp.times, 50)),
-        'http p95 ms': overHttp && round(percentile(overHttp.times, 95)),
+        'http p50 ms': overHttp && round(percentileOf(overHttp.times, 50)),
+        'http p95 ms': overHttp && round(percentileOf(overHttp.times, 95)),
         'http min hits': overHttp && minHits(overHttp.results),
         'http recall@10': overHttp && httpRecall(overHttp.results),
-        'sql p50 ms': round(percentile(hnsw.times, 50)),
-        'sql p95 ms': round(percentile(hnsw.times, 95)),
+        'sql p50 ms': round(percentileOf(hnsw.times, 50)),
+        'sql p95 ms': round(percentileOf(hnsw.times, 95)),
         'sql min hits': minHits(hnsw.results),
         'sql recall@10': round(mean(hnsw.results.map((r, i) => recall(exact.results[i]!, r))), 3),
         'sql plan': hnswPlan,
@@ -702,8 +700,8 @@ async function bench(label: string, database: Database) {
             account: account.label,
             rows: account.passages,
             ef_search: efSearch,
-            'sql p50 ms': round(percentile(run.times, 50)),
-            'sql p95 ms': round(percentile(run.times, 95)),
+            'sql p50 ms': round(percentileOf(run.times, 50)),
+            'sql p95 ms': round(percentileOf(run.times, 95)),
             'sql min hits': minHits(run.results),
             'sql recall@10': round(mean(run.results.map((r, i) => recall(exact.results[i]!, r))), 3),
             'sql plan': await planOf(database.db, hnswSql(account.id, literals[0]!, K), hnswSettings(efSearch)),
@@ -723,8 +721,8 @@ async function bench(label: string, database: Database) {
           'http p95 ms': null,
           'http min hits': null,
           'http recall@10': null,
-          'sql p50 ms': round(percentile(forced.times, 50)),
-          'sql p95 ms': round(percentile(forced.times, 95)),
+          'sql p50 ms': round(percentileOf(forced.times, 50)),
+          'sql p95 ms': round(percentileOf(forced.times, 95)),
           'sql min hits': minHits(forced.results),
           'sql recall@10': round(mean(forced.results.map((r, i) => recall(exact.results[i]!, r))), 3),
           'sql plan': forcedPlan,
@@ -751,17 +749,7 @@ async function bench(label: string, database: Database) {
   return { corpus, rows, sweep };
 }
 
-async function open(kind: 'pglite' | 'postgres'): Promise<Database> {
-  const saved = process.env.TEST_DATABASE_URL;
-  if (kind === 'pglite') delete process.env.TEST_DATABASE_URL;
-  else process.env.TEST_DATABASE_URL = serverUrl;
-  try {
-    return await createTestDatabase();
-  } finally {
-    if (saved === undefined) delete process.env.TEST_DATABASE_URL;
-    else process.env.TEST_DATABASE_URL = saved;
-  }
-}
+const open = (kind: 'pglite' | 'postgres'): Promise<Database> => createTestDatabase({ serverUrl: kind === 'pglite' ? null : serverUrl });
 
 const kinds = (which === 'both' ? ['pglite', 'postgres'] : [which]) as ('pglite' | 'postgres')[];
 if (!serverUrl) progress('(set BENCH_DATABASE_URL to a PostgreSQL server to measure it too)');

@@ -26,6 +26,7 @@ import { createMeeting } from '../server/recorder/create-meeting';
 import { createServices, type Services } from '../server/services';
 import { createEndpoint } from '../server/webhooks/endpoints';
 import { createTestDatabase } from '../test/test-database';
+import { percentile } from './bench-stats';
 
 const { values } = parseArgs({
   options: {
@@ -46,7 +47,6 @@ const WORKER_INTERVAL_MS = 1000;
 const SETTLE_TIMEOUT_MS = 30_000;
 
 const makeServices = (kick?: () => void): Services => createServices(parseEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }), kick);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const round1 = (n: number) => +n.toFixed(1);
 const nowMs = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
@@ -362,15 +362,7 @@ const scriptStarted = performance.now();
 const receiver = await startReceiver();
 const results = [];
 try {
-  const embedded = await (async () => {
-    const saved = process.env.TEST_DATABASE_URL;
-    delete process.env.TEST_DATABASE_URL;
-    try {
-      return await createTestDatabase();
-    } finally {
-      if (saved) process.env.TEST_DATABASE_URL = saved;
-    }
-  })();
+  const embedded = await createTestDatabase({ serverUrl: null });
   try {
     results.push(await bench(embedded, receiver));
   } finally {
@@ -378,8 +370,7 @@ try {
   }
   const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (serverUrl) {
-    process.env.TEST_DATABASE_URL = serverUrl;
-    const pg = await createTestDatabase();
+    const pg = await createTestDatabase({ serverUrl });
     try {
       results.push(await bench(pg, receiver));
     } finally {
