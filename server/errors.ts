@@ -18,8 +18,6 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    /** Extra response headers, e.g. Retry-After on a 429. */
-    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'AppError';
