@@ -325,3 +325,43 @@ export const emails = pgTable(
   },
   (t) => [index('emails_account_idx').on(t.accountId, t.createdAt.desc())],
 );
+
+/**
+ * A signed-in browser session. The next-auth JWT carries its id and every request checks it,
+ * so signing out (or "sign out everywhere") ends the session on the server, not just in the
+ * browser's cookie jar.
+ */
+export const authSessions = pgTable(
+  'auth_sessions',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    createdAt: ms('created_at').notNull(),
+    expiresAt: ms('expires_at').notNull(),
+    revokedAt: ms('revoked_at'),
+  },
+  (t) => [index('auth_sessions_account_idx').on(t.accountId)],
+);
+
+/**
+ * Idempotency-Key of the recorder's POST calls: the first answer to a key is kept for 24 hours
+ * and replayed for a retry with the same request; another request under the same key conflicts.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    /** SHA-256 of method, path and body. */
+    fingerprint: text('fingerprint').notNull(),
+    /** Null while the first request with this key is still being processed. */
+    status: integer('status'),
+    responseBody: text('response_body'),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
