@@ -1,9 +1,15 @@
-import { defineConfig } from '@playwright/test';
+import { chromium, defineConfig } from '@playwright/test';
+import { DEBIAN_CHROMIUM, findBrowser } from './scripts/find-test-tools.mjs';
 
 // End-to-end tests against the real app: `next build` + `npm start` on a fresh database
 // (embedded PGlite, or a new database on TEST_DATABASE_URL's server). e2e/start-server.ts
 // prepares it and writes what the tests need to e2e/.state/.
 const PORT = Number(process.env.E2E_PORT ?? 3310);
+// The same search as `npm test`'s first step (scripts/ensure-test-tools.mjs), so the tests launch
+// the browser it approved. With none found, Debian's path stands in: the `api` project still
+// runs, and `ui` fails naming that path.
+const browser = findBrowser({ env: process.env, playwrightPath: () => chromium.executablePath() });
+const CHROMIUM = browser.found ? browser.path : (process.env.CHROMIUM_PATH || DEBIAN_CHROMIUM);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -18,7 +24,7 @@ export default defineConfig({
   projects: [
     // HTTP only, no browser (documenso's split).
     { name: 'api', testMatch: /.*\.api\.spec\.ts/ },
-    // Debian's Chromium; never a downloaded browser. CHROMIUM_PATH overrides the path.
+    // CHROMIUM_PATH, Debian's Chromium, or Playwright's own; see scripts/find-test-tools.mjs.
     {
       name: 'ui',
       testMatch: /.*\.ui\.spec\.ts/,
@@ -26,7 +32,7 @@ export default defineConfig({
         browserName: 'chromium',
         viewport: { width: 1280, height: 860 },
         launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          executablePath: CHROMIUM,
           args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
         },
       },

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Installs what the tests need on a fresh Debian machine: PostgreSQL 15, pgvector 0.8 built
-# from Debian's source package (Debian ships no pgvector for 15), and Chromium.
+# Installs what the PostgreSQL half of CI needs on a fresh Debian machine: PostgreSQL 15 and
+# pgvector 0.8 built from Debian's source package (Debian ships no pgvector for 15). Chromium
+# and openssl come from scripts/ensure-test-tools.mjs, the first step of `npm test` and .ci/run.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
 
 need_pkgs=()
-for p in postgresql-15 postgresql-server-dev-15 chromium build-essential openssl; do
+for p in postgresql-15 postgresql-server-dev-15 build-essential; do
   dpkg -s "$p" >/dev/null 2>&1 || need_pkgs+=("$p")
 done
 if [ ${#need_pkgs[@]} -gt 0 ]; then
@@ -26,4 +27,4 @@ if [ ! -f "$($PGBIN/pg_config --sharedir)/extension/vector.control" ]; then
   $SUDO make -s -C "$work/src" PG_CONFIG=$PGBIN/pg_config install >/dev/null
   rm -rf "$work"
 fi
-echo "deps: postgresql $($PGBIN/postgres --version | awk '{print $3}'), pgvector $(grep default_version "$($PGBIN/pg_config --sharedir)/extension/vector.control" | cut -d"'" -f2), $(/usr/bin/chromium --version 2>/dev/null || echo 'no chromium')"
+echo "deps: postgresql $($PGBIN/postgres --version | awk '{print $3}'), pgvector $(grep default_version "$($PGBIN/pg_config --sharedir)/extension/vector.control" | cut -d"'" -f2)"
