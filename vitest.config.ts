@@ -7,6 +7,8 @@ export default defineConfig({
     include: ['server/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    env: { LOG_LEVEL: 'silent' },
+    // Scripts run as subprocesses (seed, reindex) inherit this: the fast word-matching embedder
+    // unless a test asks for another.
+    env: { LOG_LEVEL: 'silent', EMBEDDINGS_PROVIDER: 'local' },
   },
 });

@@ -1,6 +1,8 @@
 import { LocalEmbedder } from './embeddings/local-embedder';
 import { OpenAIEmbedder } from './embeddings/openai-embedder';
 import type { EmbeddingProvider } from './embeddings/provider';
+import { SemanticEmbedder } from './embeddings/semantic-embedder';
+import { loadUseLiteInWorker } from './embeddings/use-lite-worker';
 import { createMailer, type Mailer } from './email/send-email';
 import type { WebhookDeps } from './webhooks/dispatch-deliveries';
 import { createWebhookSender } from './webhooks/http-sender';
@@ -25,8 +27,9 @@ export interface Services {
 
 /**
  * With the local embedder, passages are embedded inside the request that stores the transcript
- * (it is fast and offline), so a note is searchable as soon as it exists. A remote provider is
- * called from the background worker instead, never while a transaction is open.
+ * (it is fast and offline), so a note is searchable as soon as it exists. The semantic model (on
+ * its own thread, see use-lite-worker.ts) and a remote provider are called from the background
+ * worker instead, never while a transaction is open.
  */
 export function embedsInline(embedder: EmbeddingProvider): boolean {
   return embedder instanceof LocalEmbedder;
@@ -41,7 +44,9 @@ export function createServices(env: Env, kick: () => void = () => {}, opts: { re
           model: env.EMBEDDINGS_MODEL!,
           dimensions: env.EMBEDDINGS_DIMENSIONS,
         })
-      : new LocalEmbedder({ dimensions: env.EMBEDDINGS_DIMENSIONS });
+      : env.EMBEDDINGS_PROVIDER === 'semantic'
+        ? new SemanticEmbedder({ dimensions: env.EMBEDDINGS_DIMENSIONS, load: loadUseLiteInWorker })
+        : new LocalEmbedder({ dimensions: env.EMBEDDINGS_DIMENSIONS });
   const summarizer = env.LLM_MODEL
     ? new OpenAISummarizer({ baseUrl: env.LLM_BASE_URL!, ...(env.LLM_API_KEY && { apiKey: env.LLM_API_KEY }), model: env.LLM_MODEL })
     : new ExtractiveSummarizer();

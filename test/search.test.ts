@@ -195,8 +195,10 @@ describe('search completeness for small and large accounts (D7)', () => {
       for (const m of demoMeetings.slice(0, 6)) await recordDemo(other.key, m, { summary: false });
     }
     const small = await app.createAccount();
+    // One passage per note (short transcripts), so every passage is a moment of its own and
+    // one-hit-per-moment (issue 13) cannot fold any two of them.
     const smallIds = [
-      await recordDemo(small.key, byTitle('INC-317'), { summary: false }),
+      await app.recordNote(small.key, { segments: [{ speaker: 'C', content: 'The failover drill is planned for Tuesday.', start_time: 0, end_time: 2 }] }),
       await app.recordNote(small.key, { segments: [{ speaker: 'A', content: 'Quarterly numbers look fine.', start_time: 0, end_time: 2 }] }),
       await app.recordNote(small.key, { segments: [{ speaker: 'B', content: 'The office move is next month.', start_time: 0, end_time: 2 }] }),
     ];

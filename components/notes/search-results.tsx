@@ -2,54 +2,108 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useState } from 'react';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { EmptyState, ErrorMessage, Loading } from '../ui/card';
 import { Highlight } from './highlight';
 import { formatTimestamp, noteTitle, type SearchHit } from './note-format';
 
-const RESULT_LIMIT = 20;
+/** The most the search procedure answers; the first PAGE are shown, the rest behind "Show more". */
+const RESULT_LIMIT = 50;
+const PAGE = 20;
+export const SEARCH_MAX_CHARS = 256;
 
+/**
+ * Honest relevance (issue 13): the server labels each hit with the calibration of the configured
+ * embedder. Strong matches are listed; weaker ones are folded under "Weaker matches"; when nothing
+ * is even a close match the page says so rather than dressing up the nearest noise as a result.
+ * (The API itself answers the top `limit` with their scores and no threshold, D7.)
+ */
 export function SearchResults({ q, onClear }: { q: string; onClear(): void }) {
   const trpc = useTRPC();
-  const search = useQuery(trpc.notes.search.queryOptions({ q, limit: RESULT_LIMIT }));
+  const tooLong = q.length > SEARCH_MAX_CHARS;
+  const search = useQuery({ ...trpc.notes.search.queryOptions({ q, limit: RESULT_LIMIT }), enabled: !tooLong });
 
   return (
     <section aria-labelledby="search-heading">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <h2 id="search-heading" className="text-sm font-medium text-zinc-800">
-          Passages matching “{q}”
+          Passages matching “{tooLong ? `${q.slice(0, 60)}…` : q}”
         </h2>
         <Button variant="ghost" onClick={onClear}>
           ← Back to all notes
         </Button>
       </div>
 
-      {search.isPending ? (
+      {tooLong ? (
+        <EmptyState title="That search is too long">
+          Searches can be up to {SEARCH_MAX_CHARS} characters. Try a shorter phrase: a few words about what was said work best.
+        </EmptyState>
+      ) : search.isPending ? (
         <Loading label="Searching…" />
       ) : search.isError ? (
         <ErrorMessage error={search.error} />
       ) : search.data.length === 0 ? (
-        <EmptyState title="No passages match">Try other words: search matches the words that were said (and their other forms), so use the words people would have used in the meeting.</EmptyState>
+        <EmptyState title="Nothing to search yet">Meetings become searchable a few seconds after their transcript arrives.</EmptyState>
       ) : (
-        <ol className="space-y-3">
-          {search.data.map((hit, i) => (
-            <SearchResult key={`${hit.noteId}-${hit.startTime}-${i}`} hit={hit} q={q} />
-          ))}
-        </ol>
+        <RankedResults key={q} hits={search.data} q={q} />
       )}
     </section>
   );
 }
 
-function SearchResult({ hit, q }: { hit: SearchHit; q: string }) {
+function RankedResults({ hits, q }: { hits: SearchHit[]; q: string }) {
+  const [shown, setShown] = useState(PAGE);
+  const strong = hits.filter((h) => h.relevance === 'strong');
+  // Without a strong match, the close ones lead; below "close" nothing is offered as a result.
+  const lead = strong.length ? strong : hits.filter((h) => h.relevance === 'weak');
+  const rest = hits.filter((h) => !lead.includes(h));
+  const visible = lead.slice(0, shown);
+  return (
+    <>
+      {lead.length === 0 ? (
+        <div data-testid="no-close-matches">
+          <EmptyState title="No close matches">
+            Nothing in your meetings is close to “{q}”. Try describing what was said in other words; the nearest passages are below.
+          </EmptyState>
+        </div>
+      ) : (
+        <ol className="space-y-3" data-testid="strong-results">
+          {visible.map((hit, i) => (
+            <SearchResult key={`${hit.noteId}-${hit.startTime}-${i}`} hit={hit} q={q} />
+          ))}
+        </ol>
+      )}
+      {lead.length > shown ? (
+        <div className="mt-3">
+          <Button variant="secondary" onClick={() => setShown((n) => n + PAGE)}>
+            Show more ({lead.length - shown} more)
+          </Button>
+        </div>
+      ) : null}
+      {rest.length && lead.length <= shown ? (
+        <details className="mt-6" data-testid="weaker-matches">
+          <summary className="cursor-pointer text-sm font-medium text-zinc-600">Weaker matches ({rest.length})</summary>
+          <ol className="mt-3 space-y-3">
+            {rest.map((hit, i) => (
+              <SearchResult key={`${hit.noteId}-${hit.startTime}-${i}`} hit={hit} q={q} weak />
+            ))}
+          </ol>
+        </details>
+      ) : null}
+    </>
+  );
+}
+
+function SearchResult({ hit, q, weak = false }: { hit: SearchHit; q: string; weak?: boolean }) {
   // Cosine similarity: shown as a share of a perfect match.
   const percent = Math.round(Math.min(1, Math.max(0, hit.score)) * 100);
   return (
-    <li data-testid="search-result" data-note-id={hit.noteId}>
+    <li data-testid={weak ? 'weak-search-result' : 'search-result'} data-note-id={hit.noteId} data-relevance={hit.relevance}>
       <Link
         href={`/notes/${hit.noteId}?t=${hit.startTime}`}
-        className="block rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 hover:ring-indigo-300 focus-visible:ring-indigo-600"
+        className={`block rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 hover:ring-indigo-300 focus-visible:ring-indigo-600 ${weak ? 'opacity-80' : ''}`}
       >
         <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
           <p className={`text-sm font-medium ${hit.title?.trim() ? 'text-zinc-900' : 'italic text-zinc-600'}`}>

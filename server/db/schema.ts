@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -14,6 +15,8 @@ import {
   uuid,
   vector,
 } from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
 // D4: every timestamp is kept at millisecond precision.
 const ms = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
@@ -185,6 +188,14 @@ export const passages = pgTable(
     lastSequence: integer('last_sequence').notNull(),
     /** Null only while `npm run reindex` is moving the database to another dimension. */
     embedding: vector('embedding', { dimensions: EMBEDDING_DIMENSIONS }),
+    /**
+     * The vectors of segments first_sequence..last_sequence, one after another, by the same model,
+     * as little-endian float32: a hit's start_time is its best-matching segment (D7), chosen
+     * without embedding at search time (issue 13). Bytes rather than real[]: a search reads these
+     * for 2 × limit passages, and formatting ~50,000 floats as text took longer than the search.
+     * Null for passages indexed before migration 0005 (then embedded per search until a reindex).
+     */
+    segmentEmbeddings: bytea('segment_embeddings'),
     model: text('model').notNull(),
   },
   (t) => [

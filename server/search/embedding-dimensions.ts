@@ -13,16 +13,44 @@ export async function storedDimensions(db: Queryable): Promise<number> {
 export class DimensionMismatchError extends Error {
   constructor(stored: number, configured: number) {
     super(
-      `The database stores ${stored}-dimensional vectors but EMBEDDINGS_DIMENSIONS is ${configured}. ` +
-        `Run \`npm run reindex\` to move the database to ${configured} dimensions, or set EMBEDDINGS_DIMENSIONS=${stored}.`,
+      `The database stores ${stored}-dimensional vectors but the configured embedder makes ${configured} ` +
+        `(EMBEDDINGS_PROVIDER, EMBEDDINGS_DIMENSIONS). Run \`npm run reindex\` with this configuration to re-embed ` +
+        `everything (on PostgreSQL a server on the old configuration keeps answering meanwhile), or set ` +
+        `EMBEDDINGS_DIMENSIONS=${stored} and the provider those vectors came from (before issue 13 the default was EMBEDDINGS_PROVIDER=local).`,
     );
     this.name = 'DimensionMismatchError';
   }
 }
 
+/**
+ * Start-up check. A database without any vector yet (fresh from the migrations, whose columns
+ * are 384-dimensional, or seeded with the semantic embedder's jobs still queued) is moved to the
+ * configured dimension, as nothing is lost; one holding vectors of another length needs reindex.
+ */
 export async function assertDimensions(db: Queryable, configured: number): Promise<void> {
-  const stored = await storedDimensions(db);
-  if (stored !== configured) throw new DimensionMismatchError(stored, configured);
+  if (!(await adoptDimensionsIfEmpty(db, configured))) throw new DimensionMismatchError(await storedDimensions(db), configured);
+}
+
+export async function hasAnyVector(db: Queryable): Promise<boolean> {
+  const [row] = await queryRows<{ any: boolean }>(
+    db,
+    sql`select exists (select 1 from passages where embedding is not null)
+            or exists (select 1 from meetings where summary_embedding is not null) as any`,
+  );
+  return !!row?.any;
+}
+
+/**
+ * A fresh database (the migrations create 384-dimensional columns) or one whose vectors are all
+ * still to be made: moves its columns to the configured dimension, as nothing is lost. Returns
+ * false when vectors of another dimension are stored (then `npm run reindex` is needed).
+ */
+export async function adoptDimensionsIfEmpty(db: Queryable, dims: number): Promise<boolean> {
+  if ((await storedDimensions(db)) === dims) return true;
+  if (await hasAnyVector(db)) return false;
+  await changeDimensions(db, dims);
+  await ensureVectorIndexes(db);
+  return true;
 }
 
 /**

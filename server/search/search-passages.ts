@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client';
 import type { Services } from '../services';
+import { readSegmentVectors } from './index-meeting';
 import { passageText } from './make-passages';
 import { makeSnippet } from './make-snippet';
-import { toVectorLiteral, vectorSearch } from './vector-search';
+import { relevanceOf, type Relevance } from './relevance';
+import { columnDimensions, toVectorLiteral, vectorSearch } from './vector-search';
 
 export interface PassageHit {
   noteId: string;
@@ -11,14 +13,26 @@ export interface PassageHit {
   snippet: string;
   score: number;
   startTime: number;
+  /** For the settings app's presentation only (issue 13); the API leaves it out (D7). */
+  relevance: Relevance;
 }
 
-const dot = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
+const dot = (a: ArrayLike<number>, b: ArrayLike<number>, offset = 0) => {
+  let sum = 0;
+  for (let i = 0; i < b.length; i++) sum += a[offset + i]! * b[i]!;
+  return sum;
+};
 
 /**
  * Form A search (SPEC 2.5, 4.4; D7): the account's passages ranked by cosine similarity to the
  * query, several per note if they rank so. Each hit reports the start of the segment in its
- * passage that best matches the query by the same embedding, and a snippet around it.
+ * passage that best matches the query by the same embedding, and a snippet around it. Only
+ * vectors of the configured model are compared (issue 13): while `npm run reindex` is moving
+ * the database to another model, passages not yet on it are not searched.
+ *
+ * One hit per moment (issue 13): neighbouring passages share a segment, and when both rank
+ * for that segment only the better one is kept. A segment belongs to at most two passages, so
+ * 2 × limit candidates always leave `limit` distinct moments when the account has them.
  */
 export async function searchPassages(
   db: Db,
@@ -27,7 +41,11 @@ export async function searchPassages(
   q: string,
   limit: number,
 ): Promise<PassageHit[]> {
-  const [queryVector] = await services.embedder.embed([q]);
+  const { embedder } = services;
+  // Right after a reindex swapped in vectors of another length, a server still on the old
+  // configuration has nothing it may compare (pgvector would refuse): no hits, not an error.
+  if ((await columnDimensions(db, 'passages', 'embedding')) !== embedder.dimensions) return [];
+  const [queryVector] = await embedder.embed([q]);
   const literal = toVectorLiteral(queryVector!);
   const rows = await vectorSearch<{
     id: string;
@@ -38,9 +56,10 @@ export async function searchPassages(
     distance: number;
   }>(db, {
     select: sql`p.id, p.meeting_id, m.title, p.first_sequence, p.last_sequence, p.embedding <=> ${literal}::vector as distance`,
-    from: sql`from passages p join meetings m on m.id = p.meeting_id where p.account_id = ${accountId} and p.embedding is not null`,
+    from: sql`from passages p join meetings m on m.id = p.meeting_id
+              where p.account_id = ${accountId} and p.model = ${embedder.model} and p.embedding is not null`,
     distance: sql`p.embedding <=> ${literal}::vector`,
-    limit,
+    limit: 2 * limit,
     exactMaxRows: services.exactSearchMaxRows,
   });
   if (rows.length === 0) return [];
@@ -54,24 +73,50 @@ export async function searchPassages(
   const hitSegments = rows.map((r) =>
     segments.filter((s) => s.meeting_id === r.meeting_id && s.sequence >= r.first_sequence && s.sequence <= r.last_sequence),
   );
-  const segmentVectors = await services.embedder.embed(hitSegments.flat().map((s) => s.content));
+  // The hits' segment vectors (read for these rows only, not for every candidate of the scan).
+  const vectorRows = await queryRows<{ id: string; segment_embeddings: Uint8Array | null }>(
+    db,
+    sql`select id, segment_embeddings from passages where id in (${sql.join(rows.map((r) => sql`${r.id}`), sql`, `)})`,
+  );
+  const bytesOf = new Map(vectorRows.map((r) => [r.id, r.segment_embeddings]));
+  const dims = embedder.dimensions;
+  const stored = rows.map((r, i) => {
+    const bytes = bytesOf.get(r.id);
+    const flat = bytes ? readSegmentVectors(bytes) : null;
+    // Stored at indexing time for every segment of the passage; rows indexed before migration
+    // 0005 (until a reindex) have none, and a transcript changed since would not line up.
+    return flat && flat.length === hitSegments[i]!.length * dims ? flat : null;
+  });
+  const missing = hitSegments.filter((_, i) => !stored[i]).flat();
+  const embeddedNow = missing.length ? await embedder.embed(missing.map((s) => s.content)) : [];
+  const fresh = new Map(missing.map((s, i) => [s, embeddedNow[i]!]));
 
-  let offset = 0;
-  return rows.map((row, i) => {
+  const seen = new Set<string>();
+  const hits: PassageHit[] = [];
+  rows.forEach((row, i) => {
+    if (hits.length >= limit) return;
     const own = hitSegments[i]!;
-    const vectors = segmentVectors.slice(offset, (offset += own.length));
+    const scoreOf = (j: number) => (stored[i] ? dot(stored[i]!, queryVector!, j * dims) : dot(fresh.get(own[j]!)!, queryVector!));
     let best = 0;
-    vectors.forEach((v, j) => {
-      if (dot(v, queryVector!) > dot(vectors[best]!, queryVector!)) best = j;
+    let bestScore = -Infinity;
+    own.forEach((_, j) => {
+      const s = scoreOf(j);
+      if (s > bestScore) [best, bestScore] = [j, s];
     });
+    const segment = own[best];
+    const moment = `${row.meeting_id}:${segment?.sequence ?? row.first_sequence}`;
+    if (seen.has(moment)) return;
+    seen.add(moment);
     const { text, spans } = passageText(own);
-    const span = spans.find((s) => s.segment === own[best]) ?? spans[0];
-    return {
+    const span = spans.find((s) => s.segment === segment) ?? spans[0];
+    hits.push({
       noteId: row.meeting_id,
       title: row.title,
       snippet: makeSnippet(text, span ?? { start: 0, end: text.length }, q),
       score: 1 - Number(row.distance),
-      startTime: Number(own[best]?.start_time ?? 0),
-    };
+      startTime: Number(segment?.start_time ?? 0),
+      relevance: relevanceOf(embedder.model, 1 - Number(row.distance)),
+    });
   });
+  return hits;
 }

@@ -5,11 +5,12 @@ import type { Services } from '../services';
 import { noteColumns, withTranscripts } from '../notes/load-notes';
 import type { NoteRecord } from '../notes/note-record';
 import { inArray } from 'drizzle-orm';
-import { toVectorLiteral, vectorSearch } from './vector-search';
+import { columnDimensions, toVectorLiteral, vectorSearch } from './vector-search';
 
 /**
  * Form B search (SPEC 4.4; D7): the query against the account's summary embeddings; notes
- * without a summary are not matched. Full notes, best first.
+ * without a summary are not matched. Full notes, best first. Only summaries embedded by the
+ * configured model are compared (issue 13), as in searchPassages.
  */
 export async function searchSummaries(
   db: Db,
@@ -18,11 +19,13 @@ export async function searchSummaries(
   q: string,
   limit: number,
 ): Promise<NoteRecord[]> {
+  if ((await columnDimensions(db, 'meetings', 'summary_embedding')) !== services.embedder.dimensions) return [];
   const [queryVector] = await services.embedder.embed([q]);
   const literal = toVectorLiteral(queryVector!);
   const ranked = await vectorSearch<{ id: string; distance: number }>(db, {
     select: sql`m.id, m.summary_embedding <=> ${literal}::vector as distance`,
-    from: sql`from meetings m where m.account_id = ${accountId} and m.transcribed_at is not null and m.summary_embedding is not null`,
+    from: sql`from meetings m where m.account_id = ${accountId} and m.transcribed_at is not null
+              and m.summary_embedding is not null and m.summary_embedding_model = ${services.embedder.model}`,
     distance: sql`m.summary_embedding <=> ${literal}::vector`,
     limit,
     exactMaxRows: services.exactSearchMaxRows,

@@ -1,14 +1,25 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client';
 
+/** The dimension of a vector column (pgvector keeps it as the column's typmod). */
+export async function columnDimensions(db: Db, table: 'passages' | 'meetings', column: 'embedding' | 'summary_embedding'): Promise<number> {
+  const [row] = await queryRows<{ dims: number }>(
+    db,
+    sql`select atttypmod as dims from pg_attribute where attrelid = ${table}::regclass and attname = ${column} and not attisdropped`,
+  );
+  return Number(row?.dims);
+}
+
 /** pgvector's text form of a vector, for a query parameter. */
 export const toVectorLiteral = (v: number[]) => `[${v.join(',')}]`;
 
 /**
- * HNSW candidate list. bench:search on 100,000 passages of generated meeting text: recall@10
- * 0.97 at 400 (0.95 at 40, 0.98 at 1000) for about 10 ms of SQL.
+ * HNSW candidate list. bench:search on 100,000 passages of generated meeting text at 384
+ * dimensions: recall@10 0.97 at 400 (0.95 at 40, 0.98 at 1000) for about 10 ms of SQL. At 768
+ * (the semantic default, issue 13; 20,000 passages, an account of 4,000): 0.95–0.96 at 400, 0.97
+ * at 1000 for about 50 ms on PGlite. Only accounts above SEARCH_EXACT_MAX_ROWS take this path.
  */
-const HNSW_EF_SEARCH = 400;
+const HNSW_EF_SEARCH = 1000;
 
 export interface VectorSearchSpec {
   /** Selects `id` and `distance` (embedding <=> query) and whatever else the caller needs. */

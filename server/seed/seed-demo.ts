@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createAccount, createApiKey, findAccountByEmail } from '../accounts/accounts';
 import type { Db } from '../db/client';
-import type { Services } from '../services';
+import { embedsInline, type Services } from '../services';
+import { cancelJobs } from '../jobs/jobs';
+import type { Summary } from '../notes/summary';
+import { assertDimensions } from '../search/embedding-dimensions';
+import { indexStoredTranscript, indexSummary } from '../search/index-meeting';
+import { stopUseLiteThreads } from '../embeddings/use-lite-worker';
 import { createMeeting } from '../recorder/create-meeting';
 import { storeSummary } from '../recorder/store-summary';
 import { storeTranscript } from '../recorder/store-transcript';
@@ -26,6 +31,8 @@ export interface SeedResult {
 export async function seedDemo(db: Db, services: Services, opts: { email?: string; onProgress?(done: number, total: number): void } = {}): Promise<SeedResult> {
   const email = opts.email ?? DEMO_EMAIL;
   if (await findAccountByEmail(db, email)) throw new Error(`The demo account ${email} exists already; nothing was seeded`);
+  // A fresh database's vector columns follow the configured embedder (nothing stored yet to lose).
+  await assertDimensions(db, services.embedder.dimensions);
   const password = randomBytes(12).toString('base64url');
   const account = await createAccount(db, { email, name: 'Demo', password, plan: 'pro', earlyAccess: true });
   const { key, plaintext } = await createApiKey(db, { accountId: account.id, form: 'A', name: 'Demo key' });
@@ -49,7 +56,16 @@ export async function seedDemo(db: Db, services: Services, opts: { email?: strin
       generateSummary: false,
     });
     if (m.summary) await storeSummary(db, services, account.id, id, { summary: m.summary, text: m.summary_text ?? null });
+    if (!embedsInline(services.embedder)) {
+      // The semantic model embeds in the background jobs; the demo is embedded here instead, so it
+      // is searchable the moment the server answers (about a second per meeting, issue 13).
+      await indexStoredTranscript(db, services.embedder, { id, accountId: account.id });
+      if (m.summary) await indexSummary(db, services.embedder, id, m.summary as Summary, m.summary_text ?? null);
+      await cancelJobs(db, id, 'embed_transcript');
+      await cancelJobs(db, id, 'embed_summary');
+    }
     opts.onProgress?.(i + 1, meetings.length);
   }
+  await stopUseLiteThreads();
   return { account_id: account.id, email, password, key_id: key.id, api_key: plaintext, form: 'A', notes: meetings.length };
 }

@@ -1,0 +1,126 @@
+// Scores search end to end through /v1/notes/search (issue 13) on a retrieval set in the format of
+// ../shared/semantic/dev-set.json: each passage is recorded as a meeting (its sentences as
+// segments) through the recorder API, and each query is asked of Form A; recall@1, recall@5 and
+// MRR per kind, over the distinct notes of the hits in order. Also: how soon the meetings became
+// searchable, and the search latency (p50, p95) as seen by the client.
+//
+//   npx tsx scripts/eval-search-api.ts ../shared/semantic/dev-set.json --url http://127.0.0.1:3000 --key mn_...
+//
+// Without --url it starts the service's handlers in this process over a fresh in-memory PGlite,
+// with the configured embedder (default: semantic) and the background worker, as `npm start` has.
+import fs from 'node:fs';
+import { percentile } from './bench-stats';
+
+interface DevSet {
+  passages: { id: string; text: string }[];
+  queries: { id: string; text: string; expected: string; kind: string; crossLingual?: boolean }[];
+}
+
+const args = process.argv.slice(2);
+const file = args.find((a) => !a.startsWith('--') && !args[args.indexOf(a) - 1]?.startsWith('--'));
+const opt = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+if (!file) {
+  console.error('usage: tsx scripts/eval-search-api.ts <set.json> [--url URL --key API_KEY]');
+  process.exit(2);
+}
+const set = JSON.parse(fs.readFileSync(file, 'utf8')) as DevSet;
+
+let base = opt('--url');
+let key = opt('--key');
+let close = async () => {};
+if (!base) {
+  const { getEnv } = await import('../server/env');
+  const { createServices } = await import('../server/services');
+  const { createTestDatabase } = await import('../test/test-database');
+  const { createV1Handler } = await import('../server/rest/v1-handler');
+  const { createRecorderHandler, RECORDER_PREFIX } = await import('../server/recorder/recorder-handler');
+  const { serveNode } = await import('../server/http/serve-node');
+  const { startWorker } = await import('../server/jobs/worker');
+  const { createAccount, createApiKey } = await import('../server/accounts/accounts');
+  const { assertDimensions } = await import('../server/search/embedding-dimensions');
+  const env = getEnv();
+  const database = await createTestDatabase({ serverUrl: null });
+  await assertDimensions(database.db, env.EMBEDDINGS_DIMENSIONS);
+  let worker: { kick(): void; stop(): Promise<void> } | undefined;
+  const services = { ...createServices(env), kick: () => worker?.kick() };
+  worker = startWorker({ getDatabase: async () => database, services: () => services, intervalMs: env.WORKER_INTERVAL_MS });
+  const deps = { getDatabase: async () => database, services, cron: { secret: undefined, openWithoutSecret: false } };
+  const v1 = createV1Handler(deps);
+  const recorder = createRecorderHandler(deps);
+  const server = await serveNode((path) => (path.startsWith(RECORDER_PREFIX) ? recorder : path.startsWith('/v1') ? v1 : undefined));
+  base = server.url;
+  const account = await createAccount(database.db, { email: `eval-${Date.now()}@example.com`, plan: 'enterprise', earlyAccess: true, dailyLimit: null });
+  key = (await createApiKey(database.db, { accountId: account.id, form: 'A' })).plaintext;
+  close = async () => {
+    await worker?.stop();
+    await server.close();
+    await database.close();
+  };
+}
+
+async function call(path: string, init: RequestInit = {}) {
+  const res = await fetch(base + path, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...init.headers } });
+  const json = (await res.json().catch(() => undefined)) as any;
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+const sentences = (text: string) => text.match(/[^.!?]+[.!?]+(\s+|$)|[^.!?]+$/g)!.map((s) => s.trim()).filter(Boolean);
+
+const noteOf = new Map<string, string>();
+const recordedAt = Date.now();
+for (const p of set.passages) {
+  const { id } = await call('/api/recorder/meetings', { method: 'POST', body: JSON.stringify({ title: `eval ${p.id}`, platform: 'zoom' }) });
+  let t = 0;
+  const segments = sentences(p.text).map((content, i) => ({ speaker: i % 2 ? 'B' : 'A', content, start_time: (t += 5) - 5, end_time: t }));
+  await call(`/api/recorder/meetings/${id}/transcript`, { method: 'POST', body: JSON.stringify({ segments, generate_summary: false }) });
+  noteOf.set(id, p.id);
+}
+const stored = Date.now();
+
+// Searchable: every meeting's first words find it.
+const pending = new Set(set.passages.map((p) => p.id));
+while (pending.size) {
+  for (const p of set.passages.filter((x) => pending.has(x.id))) {
+    const q = p.text.slice(0, 120);
+    const res = await call(`/v1/notes/search?q=${encodeURIComponent(q)}&limit=50`);
+    if (res.data.some((h: { note_id: string }) => noteOf.get(h.note_id) === p.id)) pending.delete(p.id);
+  }
+  if (pending.size) await new Promise((r) => setTimeout(r, 250));
+  if (Date.now() - stored > 600_000) throw new Error(`not searchable after 10 minutes: ${[...pending].join(', ')}`);
+}
+const searchable = Date.now();
+
+const groups = new Map<string, { n: number; r1: number; r5: number; mrr: number }>();
+const latencies: number[] = [];
+for (const q of set.queries) {
+  const t0 = performance.now();
+  const res = await call(`/v1/notes/search?q=${encodeURIComponent(q.text)}&limit=20`);
+  latencies.push(performance.now() - t0);
+  const ranked = [...new Set(res.data.map((h: { note_id: string }) => noteOf.get(h.note_id)))];
+  const rank = ranked.indexOf(q.expected) + 1;
+  for (const g of [q.kind, ...(q.kind === 'paraphrase' ? [q.crossLingual ? 'paraphrase (cross-lingual)' : 'paraphrase (same language)'] : [])]) {
+    const s = groups.get(g) ?? { n: 0, r1: 0, r5: 0, mrr: 0 };
+    s.n++;
+    if (rank === 1) s.r1++;
+    if (rank >= 1 && rank <= 5) s.r5++;
+    if (rank >= 1) s.mrr += 1 / rank;
+    groups.set(g, s);
+  }
+}
+// Latency with a warm server: the same queries again.
+const warm: number[] = [];
+for (const q of set.queries) {
+  const t0 = performance.now();
+  await call(`/v1/notes/search?q=${encodeURIComponent(q.text)}&limit=10`);
+  warm.push(performance.now() - t0);
+}
+
+const sortedWarm = [...warm].sort((a, b) => a - b);
+for (const [g, s] of groups) {
+  console.log(`${g.padEnd(28)} n=${String(s.n).padStart(2)}  recall@1 ${(s.r1 / s.n).toFixed(3)}  recall@5 ${(s.r5 / s.n).toFixed(3)}  MRR ${(s.mrr / s.n).toFixed(3)}`);
+}
+console.log(`recorded ${set.passages.length} meetings in ${((stored - recordedAt) / 1000).toFixed(1)} s; all searchable ${((searchable - stored) / 1000).toFixed(1)} s after the last transcript`);
+console.log(`search latency (client): p50 ${percentile(sortedWarm, 50).toFixed(1)} ms, p95 ${percentile(sortedWarm, 95).toFixed(1)} ms (limit 10, ${warm.length} queries)`);
+console.log(`process RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB${opt('--url') ? ' (this client only)' : ' (service in this process)'}`);
+await close();

