@@ -1,3 +1,17 @@
+// The web's standard protections on every response (issue 8): no framing by another origin,
+// no MIME sniffing, no full URL in Referer to other sites, no powerful browser features. The
+// per-request Content-Security-Policy of pages is set in proxy.ts (it needs a nonce).
+const securityHeaders = [
+  { key: 'X-Frame-Options', value: 'DENY' },
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=(), usb=()' },
+  { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
+];
+// HSTS only once the browser came over https (through Vercel or another TLS-terminating proxy);
+// over plain http browsers ignore it anyway, and local development stays on http.
+const hsts = { key: 'Strict-Transport-Security', value: 'max-age=63072000; includeSubDomains' };
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // PGlite loads its WASM and extension bundles from its package folder at run time, and
@@ -6,6 +20,18 @@ const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   typedRoutes: false,
+  experimental: {
+    // proxy.ts runs on pages and on API paths with an escape that may not decode; Next buffers
+    // the body of every request it runs on (10 MB by default). None of those needs a body, so
+    // keep that buffer small: the APIs' own body caps (issue 8) stay the ones that count.
+    proxyClientMaxBodySize: '64kb',
+  },
+  async headers() {
+    return [
+      { source: '/:path*', headers: securityHeaders },
+      { source: '/:path*', has: [{ type: 'header', key: 'x-forwarded-proto', value: 'https' }], headers: [hsts] },
+    ];
+  },
   // The API reference serves Swagger UI's two files from node_modules (app/docs/swagger/[file]).
   outputFileTracingIncludes: {
     // Migrations are applied at start-up from the drizzle/ folder.

@@ -50,6 +50,12 @@ test('issue 5, D15: sign up; the account explains it has no early access, and it
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('a long enough password');
   await page.getByRole('button', { name: 'Create account' }).click();
+  // Issue 8: the answer does not say whether the address was taken; a new one signs in.
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('a long enough password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL('**/account**');
   await expect(page.getByTestId('early-access-status')).toContainText('No early access');
 

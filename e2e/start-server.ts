@@ -62,6 +62,8 @@ fs.writeFileSync(path.join(STATE_DIR, 'state.json'), JSON.stringify({ ...state, 
 
 const log = fs.openSync(state.serverLog, 'w');
 const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['scripts/start.ts'], { cwd: root, env, stdio: ['ignore', log, 'inherit'] });
+// The server's processes are this one's descendants: tests read their memory from /proc.
+fs.writeFileSync(path.join(STATE_DIR, 'server.pid'), String(child.pid));
 const stop = (signal: NodeJS.Signals) => child.kill(signal);
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));

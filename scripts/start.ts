@@ -1,5 +1,5 @@
 // npm start: builds if needed, migrates, seeds the embedded database on its first run, serves.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { seedDemo } from '../server/seed/seed-demo';
 import { createServices } from '../server/services';
 
 const root = path.resolve(import.meta.dirname, '..');
-const SOURCES = ['app', 'server', 'components', 'drizzle', 'package.json', 'next.config.mjs', 'instrumentation.ts'];
+const SOURCES = ['app', 'server', 'components', 'drizzle', 'package.json', 'next.config.mjs', 'instrumentation.ts', 'proxy.ts'];
 
 function newestMtime(p: string): number {
   const full = path.join(root, p);
@@ -87,13 +87,13 @@ async function main() {
   const env = getEnv();
   buildIfNeeded();
   await prepareDatabase();
-  const child = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(env.PORT)], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, ...authEnvironment(env) },
-  });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  // Next reads these when it loads; `next start` would set NODE_ENV the same way.
+  Object.assign(process.env, { NODE_ENV: 'production', ...authEnvironment(env) });
+  const { serveNext } = await import('../server/runtime/serve-next');
+  const server = await serveNext({ dir: root, port: env.PORT });
+  console.log(`Ready on ${server.url}`);
+  // As `next start` does: stop taking requests and exit; the database needs no goodbye.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.close().finally(() => process.exit(0)));
 }
 
 main().catch((err: unknown) => {

@@ -58,11 +58,13 @@ const envSchema = z
     WEBHOOK_ALLOW_PRIVATE_URLS: bool,
     SMTP_URL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
     EMAIL_FROM: z.string().optional().transform((v) => (v?.trim() ? v.trim() : 'Meeting Notes <no-reply@localhost>')),
-    EMBEDDINGS_PROVIDER: z.enum(['local', 'openai', '']).optional().transform((v) => v || 'local'),
+    // Issue 13: the default matches meaning (USE-lite, shipped in node_modules, nothing downloaded).
+    EMBEDDINGS_PROVIDER: z.enum(['local', 'semantic', 'openai', '']).optional().transform((v) => v || 'semantic'),
     EMBEDDINGS_BASE_URL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
     EMBEDDINGS_API_KEY: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
     EMBEDDINGS_MODEL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
-    EMBEDDINGS_DIMENSIONS: positiveInt('EMBEDDINGS_DIMENSIONS', 384),
+    // Unset: 768 for `semantic` (512 meaning + 256 words, issue 13), else 384 (D19); see below.
+    EMBEDDINGS_DIMENSIONS: positiveInt('EMBEDDINGS_DIMENSIONS', 0),
     SEARCH_EXACT_MAX_ROWS: positiveInt('SEARCH_EXACT_MAX_ROWS', 5_000),
     LLM_BASE_URL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
     LLM_API_KEY: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
@@ -74,7 +76,27 @@ const envSchema = z
     GOOGLE_CLIENT_ID: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
     GOOGLE_CLIENT_SECRET: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent', '']).optional().transform((v) => v || 'info'),
+    // How many proxies in front of the server append to X-Forwarded-For (see server/auth/client-address.ts).
+    // Unset: none, so the client is the socket's peer; on Vercel one (its edge sets the header).
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        const raw = v?.trim().toLowerCase();
+        if (!raw) return undefined;
+        if (raw === 'false') return 0;
+        if (raw === 'true') return 1;
+        if (!/^\d{1,2}$/.test(raw)) {
+          ctx.addIssue({ code: 'custom', message: `TRUST_PROXY must be the number of proxies in front of the server (0, 1, 2…), true (1) or false (0), got "${v}"` });
+          return z.NEVER;
+        }
+        return Number(raw);
+      }),
   })
+  .transform((env) => ({
+    ...env,
+    EMBEDDINGS_DIMENSIONS: env.EMBEDDINGS_DIMENSIONS || (env.EMBEDDINGS_PROVIDER === 'semantic' ? 768 : 384),
+  }))
   .superRefine((env, ctx) => {
     if (env.EMBEDDINGS_PROVIDER === 'openai') {
       if (!env.EMBEDDINGS_BASE_URL || !/^https?:\/\//.test(env.EMBEDDINGS_BASE_URL)) {
@@ -87,6 +109,13 @@ const envSchema = z
       if (!env.EMBEDDINGS_MODEL) {
         ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_MODEL'], message: 'EMBEDDINGS_PROVIDER=openai needs EMBEDDINGS_MODEL, e.g. text-embedding-3-small (D19)' });
       }
+    }
+    if (env.EMBEDDINGS_PROVIDER === 'semantic' && env.EMBEDDINGS_DIMENSIONS < 512) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['EMBEDDINGS_DIMENSIONS'],
+        message: `EMBEDDINGS_PROVIDER=semantic needs EMBEDDINGS_DIMENSIONS of at least 512 (768 recommended: 512 for meaning, 256 for words), got ${env.EMBEDDINGS_DIMENSIONS}; then run \`npm run reindex\`; or set EMBEDDINGS_PROVIDER=local to keep the word-matching embedder (issue 13)`,
+      });
     }
     if (env.EMBEDDINGS_DIMENSIONS > 2000) {
       ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_DIMENSIONS'], message: 'EMBEDDINGS_DIMENSIONS must be at most 2000, the most a pgvector HNSW index takes' });
@@ -108,7 +137,8 @@ const envSchema = z
         message: 'CRON_SECRET is required with VERCEL_ENV=production, or anyone could trigger /api/cron/dispatch (D20)',
       });
     }
-  });
+  })
+  .transform(({ TRUST_PROXY, ...env }) => ({ ...env, TRUST_PROXY: TRUST_PROXY ?? (env.VERCEL_ENV ? 1 : 0) }));
 
 export type Env = z.infer<typeof envSchema>;
 

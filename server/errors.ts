@@ -8,6 +8,7 @@ export const ERROR_CODES = [
   'not_found',
   'conflict',
   'validation_error',
+  'payload_too_large',
   'rate_limited',
   'internal_error',
   'service_unavailable',

@@ -90,10 +90,11 @@ function expect429A(res: Res) {
   expectRetryAfter(res, 86_400);
 }
 
-function expect429B(res: Res) {
+/** A Form B 429; refused by the account's day window (D22), Retry-After may run to the end of the day. */
+function expect429B(res: Res, window: 'minute' | 'day' = 'minute') {
   expect({ status: res.status, body: res.json }).toEqual({ status: 429, body: { error: expect.any(String) } });
   expectJson(res);
-  expectRetryAfter(res, 60);
+  expectRetryAfter(res, window === 'minute' ? 60 : 86_400);
 }
 
 /**
@@ -315,15 +316,118 @@ describe("the request's form picks the limit (D1, D14)", () => {
     expectRateHeaders(r, { limit: 10_000, remaining: 9_999, window: 'day' });
   });
 
-  it('D1/D14: a free account\'s daily 100 is shared by Form B keys sending X-API-Form: A; without the header those keys keep their per-minute limit', async () => {
+  it('D1/D14/D22: a free account\'s daily 100 is shared by its Form B keys, with X-API-Form: A or without it (the D14 per-key escape is closed)', async () => {
     const { account, key } = await app.createAccount({ form: 'A', plan: 'free' });
     const { plaintext: keyB } = await createApiKey(app.db, { accountId: account.id, form: 'B' });
     const spent = await burst(100, '/v1/notes', { key });
     expect(spent.every((r) => r.status === 200)).toBe(true);
 
     expect429A(await app.request('/v1/notes', { key: keyB, form: 'A' }));
-
     const r = await timed('/v1/notes', { key: keyB });
+    expect429B(r.res, 'day');
+    expectRateHeaders(r, { limit: 100, remaining: 0, window: 'day' });
+  });
+});
+
+describe('D22: the daily limit binds the account whatever the form or key; Form B\'s minute window on top', () => {
+  /** The account's day counter as a Form A request reports it: remaining after that request. */
+  async function dayRemaining(key: string) {
+    const res = await app.request('/v1/notes', { key, form: 'A' });
+    expect(res.status).toBe(200);
+    return Number(res.headers.get('x-ratelimit-remaining'));
+  }
+
+  it('D22 (issue 8): an exhausted free Form A key sending X-API-Form: B gets a Form B 429 describing the day window, not 100 more per minute', async () => {
+    const { key } = await app.createAccount({ form: 'A', plan: 'free' });
+    const spent = await burst(100, '/v1/notes', { key });
+    expect(spent.every((r) => r.status === 200)).toBe(true);
+    for (let i = 0; i < 3; i++) {
+      const r = await timed('/v1/notes', { key, form: 'B' });
+      expect429B(r.res, 'day');
+      expectRateHeaders(r, { limit: 100, remaining: 0, window: 'day' });
+      expect(r.res.json.error).toContain('per UTC day');
+    }
+  });
+
+  it('D22 (issue 8): twenty Form B keys of a free account, 10 concurrent requests each, get exactly 100 admitted in all', async () => {
+    const { account, key: own } = await app.createAccount({ form: 'B', plan: 'free' });
+    // The account's own key and 19 more: the most D22 allows.
+    const keys = [own];
+    for (let i = 0; i < 19; i++) keys.push((await createApiKey(app.db, { accountId: account.id, form: 'B' })).plaintext);
+    await ensureMinuteRoom();
+    const before = Date.now();
+    const responses = await Promise.all(keys.flatMap((key) => Array.from({ length: 10 }, () => app.request('/v1/notes', { key }))));
+    const after = Date.now();
+    const ok = responses.filter((r) => r.status === 200);
+    const limited = responses.filter((r) => r.status === 429);
+    expect({ ok: ok.length, limited: limited.length }).toEqual({ ok: 100, limited: 100 });
+    // Admitted Form B responses describe their key's minute window (D14); refusals the day's (D22).
+    for (const res of ok) expectRateHeaders({ res, before, after }, { limit: 100, remaining: Number(res.headers.get('x-ratelimit-remaining')), window: 'minute' });
+    for (const res of limited) {
+      expect429B(res, 'day');
+      expectRateHeaders({ res, before, after }, { limit: 100, remaining: 0, window: 'day' });
+    }
+  });
+
+  it('D22: a Form B request counts against the account\'s day as well as its key\'s minute', async () => {
+    const { key } = await app.createAccount({ form: 'B', plan: 'pro' });
+    await ensureMinuteRoom();
+    const r = await timed('/v1/notes', { key });
+    expect(r.res.status).toBe(200);
+    expectRateHeaders(r, { limit: 100, remaining: 99, window: 'minute' });
+    await app.request('/v1/notes', { key });
+    expect(await dayRemaining(key)).toBe(10_000 - 3);
+  });
+
+  it('D22: requests refused by the minute window use none of the day: 150 concurrent on one Form B key count exactly 100 against the day', async () => {
+    const { key } = await app.createAccount({ form: 'B', plan: 'enterprise', dailyLimit: 1000 });
+    await ensureMinuteRoom();
+    const responses = await burst(150, '/v1/notes', { key });
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(100);
+    for (const res of responses.filter((r) => r.status !== 200)) expect429B(res, 'minute');
+    expect(await dayRemaining(key)).toBe(1000 - 100 - 1);
+  });
+
+  it('D22: requests refused by the day window use none of the key\'s minute (concurrently, two Form B keys sharing a day of 50)', async () => {
+    const { account, key: first } = await app.createAccount({ form: 'B', plan: 'enterprise', dailyLimit: 50 });
+    const { plaintext: second } = await createApiKey(app.db, { accountId: account.id, form: 'B' });
+    await ensureMinuteRoom();
+    const [a, b] = await Promise.all([burst(60, '/v1/notes', { key: first }), burst(60, '/v1/notes', { key: second })]);
+    const admitted = (rs: Res[]) => rs.filter((r) => r.status === 200).length;
+    expect(admitted(a) + admitted(b)).toBe(50);
+    for (const res of [...a, ...b].filter((r) => r.status !== 200)) {
+      expect429B(res, 'day');
+      expect(res.headers.get('x-ratelimit-limit')).toBe('50');
+    }
+    // With room in the day again, each key's minute shows only its own admitted requests.
+    await updateAccount(app.db, account.id, { dailyLimit: 1000 });
+    for (const [key, rs] of [[first, a], [second, b]] as const) {
+      const res = await app.request('/v1/notes', { key });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-remaining')).toBe(String(100 - admitted(rs) - 1));
+    }
+  });
+
+  it('D22: refused by both windows at once, the 429 describes the one that frees up last (the day)', async () => {
+    const { key } = await app.createAccount({ form: 'B', plan: 'enterprise', dailyLimit: 100 });
+    await ensureMinuteRoom();
+    const spent = await burst(100, '/v1/notes', { key });
+    expect(spent.every((r) => r.status === 200)).toBe(true);
+    const r = await timed('/v1/notes', { key });
+    expect429B(r.res, 'day');
+    expectRateHeaders(r, { limit: 100, remaining: 0, window: 'day' });
+  });
+
+  it('D22: a Form B key refused by its minute window gets the minute\'s headers while the account\'s other keys go on', async () => {
+    const { account, key } = await app.createAccount({ form: 'B', plan: 'pro' });
+    const { plaintext: other } = await createApiKey(app.db, { accountId: account.id, form: 'B' });
+    await ensureMinuteRoom();
+    expect((await burst(100, '/v1/notes', { key })).every((r) => r.status === 200)).toBe(true);
+    const refused = await timed('/v1/notes', { key });
+    expect429B(refused.res, 'minute');
+    expectRateHeaders(refused, { limit: 100, remaining: 0, window: 'minute' });
+    expect(refused.res.json.error).toContain('per minute');
+    const r = await timed('/v1/notes', { key: other });
     expect(r.res.status).toBe(200);
     expectRateHeaders(r, { limit: 100, remaining: 99, window: 'minute' });
   });

@@ -1,6 +1,7 @@
 import type { Logger } from 'drizzle-orm/logger';
 import { createAccount, createApiKey, type Account } from '../server/accounts/accounts';
 import type { FormName, Plan, Platform } from '../server/db/schema';
+import { authSettings } from '../server/auth/auth-options';
 import { createAppHandlers, routeFor } from '../server/http/app-handlers';
 import { startWorker, type Worker } from '../server/jobs/worker';
 import { parseEnv } from '../server/env';
@@ -12,13 +13,18 @@ import { createTestDatabase } from './test-database';
 export async function startTestApp(opts: { logger?: Logger; env?: Record<string, string>; services?: Partial<Services>; worker?: boolean } = {}) {
   const database = await createTestDatabase(opts);
   let worker: Worker | null = null;
-  // Local embedder and extractive summariser unless a test says otherwise; the worker is
-  // started only by tests that want background work done (summaries, remote embeddings).
-  const services: Services = { ...createServices(parseEnv({ ...opts.env })), ...opts.services, kick: () => worker?.kick() };
+  // Local embedder and extractive summariser unless a test says otherwise (the service's default,
+  // the semantic model, embeds in the background and is slow); the worker is started only by
+  // tests that want background work done (summaries, semantic or remote embeddings).
+  const services: Services = { ...createServices(parseEnv({ EMBEDDINGS_PROVIDER: 'local', ...opts.env })), ...opts.services, kick: () => worker?.kick() };
   if (opts.worker) worker = startWorker({ getDatabase: async () => database, services: () => services, intervalMs: 200 });
   // The cron route waits for work falling due within its budget: short here.
   const cron = { secret: opts.env?.CRON_SECRET, openWithoutSecret: false, budgetMs: 1500 };
-  const handlers = createAppHandlers({ getDatabase: async () => database, services, cron });
+  // The settings app's sessions, signed with a test secret; next-auth takes the site's origin
+  // from the Host header, as `npm start` has it do (scripts/start.ts sets AUTH_TRUST_HOST too).
+  process.env.AUTH_TRUST_HOST ??= 'true';
+  const auth = authSettings(parseEnv({ NEXTAUTH_SECRET: 'test-only-session-secret', ...opts.env }));
+  const handlers = createAppHandlers({ getDatabase: async () => database, services, cron, auth });
   const server = await serveNode((path) => routeFor(handlers, path));
   let accounts = 0;
 

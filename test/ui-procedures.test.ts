@@ -26,7 +26,7 @@ afterAll(async () => {
   receiver?.close();
 });
 
-const callerFor = (accountId: string | null) => createCaller({ db: app.db, services: app.services, accountId });
+const callerFor = (accountId: string | null) => createCaller({ db: app.db, services: app.services, accountId, clientAddress: null });
 
 async function expectCode(promise: Promise<unknown>, code: TRPCError['code']) {
   await expect(promise).rejects.toSatisfy((err: unknown) => err instanceof TRPCError && err.code === code);
@@ -102,14 +102,15 @@ describe('cross-account isolation (issue 5 Done-when)', () => {
 });
 
 describe('settings procedures', () => {
-  it('issue 5, D15: sign-up creates an account without early access; the email is unique', async () => {
+  it('issue 5, D15, issue 8: sign-up creates an account without early access; a taken email (any case) gets the same answer and no second account', async () => {
     const ui = callerFor(null);
     const email = `new-${Date.now()}@example.com`;
-    const { accountId } = await ui.account.signUp({ email, password: 'correct horse battery', name: 'New' });
-    const [row] = await app.db.select().from(accounts).where(eq(accounts.id, accountId));
+    expect(await ui.account.signUp({ email, password: 'correct horse battery', name: 'New' })).toEqual({ checkEmail: true });
+    const [row] = await app.db.select().from(accounts).where(eq(accounts.email, email));
     expect(row).toMatchObject({ email, earlyAccess: false, plan: 'free' });
     expect(row!.passwordHash).toMatch(/^\$2[aby]\$12\$/);
-    await expectCode(ui.account.signUp({ email: email.toUpperCase(), password: 'another password' }), 'CONFLICT');
+    expect(await ui.account.signUp({ email: email.toUpperCase(), password: 'another password here' })).toEqual({ checkEmail: true });
+    expect((await app.db.select().from(accounts).where(eq(accounts.email, email.toUpperCase()))).length).toBe(0);
     await expectCode(ui.account.signUp({ email: 'not-an-email', password: 'whatever123' }), 'BAD_REQUEST');
   });
 

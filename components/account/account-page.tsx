@@ -7,6 +7,7 @@ import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Badge, Card, ErrorMessage, Loading, PageHeader } from '../ui/card';
 import { EmailList } from './email-list';
+import { SignOutEverywhere } from './sign-out-everywhere';
 import { UsageMeter } from './usage-meter';
 import { WelcomeBanner } from './welcome-banner';
 
@@ -19,7 +20,7 @@ export function AccountPage() {
 
   return (
     <div className="space-y-6">
-      <PageHeader title="Account" description="Your plan, API access and usage, and the emails we have sent you." />
+      <PageHeader title="Account" description="Your plan, API access and usage, the emails we have sent you, and your sessions." />
       {welcome ? <WelcomeBanner earlyAccess={account.data?.earlyAccess} /> : null}
 
       {account.isPending ? (
@@ -67,6 +68,13 @@ export function AccountPage() {
               Every email we send you is kept here, also when no SMTP server is configured (transport “log”). The 20 most recent are shown.
             </p>
             <EmailList emails={account.data.emails} />
+          </Card>
+
+          <Card>
+            <h2 className="text-base font-semibold">Sessions</h2>
+            <div className="mt-2">
+              <SignOutEverywhere />
+            </div>
           </Card>
         </>
       )}

@@ -8,23 +8,54 @@ import { Button } from '../ui/button';
 import { Card, ErrorMessage } from '../ui/card';
 import { TextField } from '../ui/field';
 
+const LANDING = '/notes';
+
+/**
+ * Where to go once signed in: the server already kept only a same-origin target (next-auth's
+ * redirect callback); this is checked again against the page's own origin, so nothing but a path
+ * of this site is ever followed.
+ */
+function landingPath(url: string | null | undefined): string {
+  if (!url) return LANDING;
+  try {
+    const target = new URL(url, window.location.href);
+    return target.origin === window.location.origin ? `${target.pathname}${target.search}${target.hash}` : LANDING;
+  } catch {
+    return LANDING;
+  }
+}
+
+/** What to tell the user for next-auth's error codes (and ours, "TooManyAttempts:<seconds>"). */
+function describeError(code: string | null): string | null {
+  if (!code) return null;
+  const [name, seconds] = code.split(':');
+  if (name === 'TooManyAttempts') {
+    const minutes = Math.max(1, Math.ceil(Number(seconds) / 60) || 15);
+    return `Too many sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'}, then try again.`;
+  }
+  if (name === 'CredentialsSignin') return 'That email and password do not match an account.';
+  return 'Signing in did not work. Please try again.';
+}
+
 export function SignInForm({ oauth }: { oauth: { id: string; name: string }[] }) {
   const router = useRouter();
   const params = useSearchParams();
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(() => describeError(params.get('error')));
   const [pending, setPending] = useState(false);
+  // Passed on to next-auth, whose redirect callback keeps it only when it stays on this site.
+  const callbackUrl = params.get('callbackUrl') ?? LANDING;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     setPending(true);
     setError(null);
-    const result = await signIn('credentials', { email: form.get('email'), password: form.get('password'), redirect: false });
+    const result = await signIn('credentials', { email: form.get('email'), password: form.get('password'), redirect: false, callbackUrl }).catch(() => undefined);
     setPending(false);
-    if (result?.ok) {
-      router.push(params.get('callbackUrl') ?? '/notes');
+    if (result?.ok && !result.error) {
+      router.push(landingPath(result.url));
       router.refresh();
-    } else setError('That email and password do not match an account.');
+    } else setError(describeError(result?.error ?? 'Unknown'));
   }
 
   return (
@@ -41,7 +72,7 @@ export function SignInForm({ oauth }: { oauth: { id: string; name: string }[] })
       {oauth.length > 0 ? (
         <div className="mt-4 space-y-2 border-t border-zinc-200 pt-4">
           {oauth.map((p) => (
-            <Button key={p.id} variant="secondary" className="w-full" onClick={() => signIn(p.id, { callbackUrl: '/notes' })}>
+            <Button key={p.id} variant="secondary" className="w-full" onClick={() => signIn(p.id, { callbackUrl })}>
               Continue with {p.name}
             </Button>
           ))}

@@ -2,30 +2,49 @@
 
 import { useMutation } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
-import { signIn } from 'next-auth/react';
 import { useState, type FormEvent } from 'react';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Card, ErrorMessage } from '../ui/card';
 import { TextField } from '../ui/field';
 
+/**
+ * The answer to a sign-up does not say whether the address had an account already (that would
+ * tell anyone who has one): either way its owner gets an email, and a new address's owner signs
+ * in with the password just chosen.
+ */
 export function SignUpForm() {
   const trpc = useTRPC();
-  const router = useRouter();
   const signUp = useMutation(trpc.account.signUp.mutationOptions());
-  const [signInError, setSignInError] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const email = String(form.get('email'));
-    const password = String(form.get('password'));
-    await signUp.mutateAsync({ email, password, name: String(form.get('name') || '') || undefined });
-    const result = await signIn('credentials', { email, password, redirect: false });
-    if (!result?.ok) return setSignInError('Your account was created, but signing in failed. Please sign in.');
-    router.push('/account?welcome=1');
-    router.refresh();
+    const email = String(form.get('email')).trim();
+    await signUp.mutateAsync({ email, password: String(form.get('password')), name: String(form.get('name') || '') || undefined });
+    setSentTo(email);
+  }
+
+  if (sentTo) {
+    return (
+      <Card>
+        <h1 className="text-xl font-semibold">Check your email</h1>
+        <div data-testid="sign-up-sent" className="mt-3 space-y-3 text-sm text-zinc-700">
+          <p>
+            We have sent a message to <span className="font-medium break-all text-zinc-900">{sentTo}</span>.
+          </p>
+          <p>If this address was new, your account is ready: sign in with the password you just chose.</p>
+          <p>If the address already had an account, the email says so, and your existing password still applies.</p>
+        </div>
+        <Link
+          href={`/sign-in?callbackUrl=${encodeURIComponent('/account?welcome=1')}`}
+          className="mt-5 block w-full rounded-md bg-indigo-600 px-4 py-2 text-center text-sm font-medium text-white hover:bg-indigo-500"
+        >
+          Sign in
+        </Link>
+      </Card>
+    );
   }
 
   return (
@@ -36,10 +55,18 @@ export function SignUpForm() {
         until your account has early access.
       </p>
       <form onSubmit={(e) => onSubmit(e).catch(() => {})} className="mt-4 space-y-4">
-        <TextField label="Name" name="name" autoComplete="name" />
+        <TextField label="Name" name="name" autoComplete="name" maxLength={100} />
         <TextField label="Email" name="email" type="email" autoComplete="email" required />
-        <TextField label="Password" name="password" type="password" autoComplete="new-password" minLength={8} required hint="At least 8 characters." />
-        <ErrorMessage error={signUp.error ?? (signInError ? { message: signInError } : null)} />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={10}
+          required
+          hint="At least 10 characters and hard to guess (a few unrelated words work well); at most 72 bytes."
+        />
+        <ErrorMessage error={signUp.error} />
         <Button type="submit" className="w-full" disabled={signUp.isPending}>
           {signUp.isPending ? 'Creating…' : 'Create account'}
         </Button>

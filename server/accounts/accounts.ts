@@ -3,52 +3,68 @@ import bcrypt from 'bcryptjs';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { accounts, apiKeys, type FormName, type Plan } from '../db/schema';
-import { AppError, conflict, notFound } from '../errors';
+import { passwordProblem, passwordTooLong, PASSWORD_MAX_BYTES } from './password-policy';
+import { conflict, notFound, validationError } from '../errors';
 import { describeApiKey, generateApiKey } from './api-key-crypto';
+import { isStorableText } from '../db/storage-bounds';
 
 export type Account = typeof accounts.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 
 const BCRYPT_ROUNDS = 12;
 
+/** Callers check the policy first (passwordProblem); this refuses what bcrypt would truncate. */
 export async function hashPassword(password: string): Promise<string> {
+  if (passwordTooLong(password)) throw validationError(`A password may be at most ${PASSWORD_MAX_BYTES} bytes long`);
   return bcrypt.hash(password, BCRYPT_ROUNDS);
 }
 
+/** A password longer than bcrypt reads never matches: its first 72 bytes alone must not sign in. */
 export async function verifyPassword(password: string, hash: string): Promise<boolean> {
+  if (passwordTooLong(password)) return false;
   return bcrypt.compare(password, hash);
 }
 
 export interface CreateAccountInput {
   email: string;
   name?: string | null;
+  /** Checked against the password policy, then hashed. */
   password?: string | null;
+  /** A hash made already (sign-up hashes before it knows whether the address is taken). */
+  passwordHash?: string | null;
   plan?: Plan;
   dailyLimit?: number | null;
   earlyAccess?: boolean;
 }
 
+const isEmailAddress = (email: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+
+/** Creates an account; an email taken already (in any letter case) is a conflict. */
 export async function createAccount(db: Queryable, input: CreateAccountInput): Promise<Account> {
   const email = input.email.trim();
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError('validation_error', `"${email}" is not an email address`);
-  if (input.password != null && input.password.length < 8) {
-    throw new AppError('validation_error', 'The password must be at least 8 characters long');
+  if (!isEmailAddress(email)) throw validationError(`"${email}" is not an email address`);
+  let passwordHash = input.passwordHash ?? null;
+  if (input.password != null) {
+    const problem = passwordProblem(input.password, [email, input.name]);
+    if (problem) throw validationError(problem);
+    passwordHash = await hashPassword(input.password);
   }
-  const [existing] = await db.select({ id: accounts.id }).from(accounts).where(sql`lower(${accounts.email}) = lower(${email})`);
-  if (existing) throw conflict(`An account with the email ${email} already exists`);
+  // The unique index on lower(email) decides, so two concurrent creations cannot both succeed.
   const [account] = await db
     .insert(accounts)
     .values({
       id: randomUUID(),
       email,
       name: input.name ?? null,
-      passwordHash: input.password ? await hashPassword(input.password) : null,
+      passwordHash,
       plan: input.plan ?? 'free',
       dailyLimit: input.dailyLimit ?? null,
       earlyAccess: input.earlyAccess ?? false,
     })
+    .onConflictDoNothing()
     .returning();
-  return account!;
+  if (!account) throw conflict(`An account with the email ${email} already exists`);
+  return account;
 }
 
 export interface UpdateAccountInput {
@@ -88,22 +104,36 @@ export interface CreatedApiKey {
   plaintext: string;
 }
 
+/** D22: at most this many unrevoked keys per account. */
+export const MAX_ACTIVE_API_KEYS = 20;
+
+/**
+ * Creates a key (D15), the account's 21st active one refused (D22). The account row is locked
+ * while the keys are counted, so concurrent creations cannot pass the cap together.
+ */
 export async function createApiKey(
   db: Queryable,
   input: { accountId: string; form?: FormName; name?: string },
 ): Promise<CreatedApiKey> {
-  const plaintext = generateApiKey();
-  const [key] = await db
-    .insert(apiKeys)
-    .values({
-      id: randomUUID(),
-      accountId: input.accountId,
-      name: input.name?.trim() ?? '',
-      form: input.form ?? 'A',
-      ...describeApiKey(plaintext),
-    })
-    .returning();
-  return { key: key!, plaintext };
+  const name = input.name?.trim() ?? '';
+  if (!isStorableText(name)) throw validationError('The key name must not contain NUL characters or unpaired surrogates');
+  return db.transaction(async (tx) => {
+    const [account] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, input.accountId)).for('update');
+    if (!account) throw notFound('Account');
+    const [active] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.accountId, input.accountId), isNull(apiKeys.revokedAt)));
+    if (Number(active?.n ?? 0) >= MAX_ACTIVE_API_KEYS) {
+      throw conflict(`An account can have at most ${MAX_ACTIVE_API_KEYS} active API keys; revoke one before creating another`);
+    }
+    const plaintext = generateApiKey();
+    const [key] = await tx
+      .insert(apiKeys)
+      .values({ id: randomUUID(), accountId: input.accountId, name, form: input.form ?? 'A', ...describeApiKey(plaintext) })
+      .returning();
+    return { key: key!, plaintext };
+  });
 }
 
 /** Revokes a key; with accountId, only a key of that account (the settings UI's check). */

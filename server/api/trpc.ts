@@ -12,6 +12,10 @@ export interface UiContext {
   services: Services;
   /** The signed-in account, or null. */
   accountId: string | null;
+  /** Who is asking, for the sign-up throttle (client-address.ts), or null when unknown. */
+  clientAddress: string | null;
+  /** The request's id, in log lines and the X-Request-Id header. */
+  requestId?: string;
 }
 
 const TRPC_CODE: Record<ErrorCode, TRPCError['code']> = {
@@ -21,6 +25,7 @@ const TRPC_CODE: Record<ErrorCode, TRPCError['code']> = {
   not_found: 'NOT_FOUND',
   conflict: 'CONFLICT',
   validation_error: 'BAD_REQUEST',
+  payload_too_large: 'PAYLOAD_TOO_LARGE',
   rate_limited: 'TOO_MANY_REQUESTS',
   internal_error: 'INTERNAL_SERVER_ERROR',
   service_unavailable: 'SERVICE_UNAVAILABLE',
@@ -43,12 +48,12 @@ const t = initTRPC.context<UiContext>().create({
 });
 
 /** AppErrors thrown by services become tRPC errors with the matching code. */
-const mapErrors = t.middleware(async ({ next, path }) => {
+const mapErrors = t.middleware(async ({ ctx, next, path }) => {
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
     if (cause instanceof AppError) throw new TRPCError({ code: TRPC_CODE[cause.code], message: cause.message, cause });
-    if (result.error.code === 'INTERNAL_SERVER_ERROR') log.error('ui procedure failed', { path, err: cause ?? result.error });
+    if (result.error.code === 'INTERNAL_SERVER_ERROR') log.error('ui procedure failed', { requestId: ctx.requestId, path, err: cause ?? result.error });
   }
   return result;
 });

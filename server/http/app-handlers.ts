@@ -1,3 +1,6 @@
+import { createTrpcHandler, TRPC_PREFIX } from '../api/trpc-handler';
+import { AUTH_PREFIX, createAuthHandler } from '../auth/auth-handler';
+import { authSettings, type AuthSettings } from '../auth/auth-options';
 import type { Database } from '../db/client';
 import type { Services } from '../services';
 import { createRecorderHandler, RECORDER_PREFIX } from '../recorder/recorder-handler';
@@ -11,6 +14,10 @@ export interface AppHandlers {
   recorder: FetchHandler;
   openapi: FetchHandler;
   cron: FetchHandler;
+  /** The settings app's tRPC procedures. */
+  trpc: FetchHandler;
+  /** next-auth's routes (sign-in, sign-out, session, CSRF). */
+  auth: FetchHandler;
 }
 
 /** Every HTTP entry point of the service, built on one database. Next's route files and the tests share these. */
@@ -18,22 +25,29 @@ export interface AppDeps {
   getDatabase(): Promise<Database>;
   services: Services;
   cron: { secret: string | undefined; openWithoutSecret: boolean; budgetMs?: number };
+  /** Session secret and proxy trust of the settings app; from the environment unless given. */
+  auth?: AuthSettings;
 }
 
 export function createAppHandlers(deps: AppDeps): AppHandlers {
+  const auth = deps.auth ?? authSettings();
   return {
     v1: createV1Handler(deps),
     recorder: createRecorderHandler(deps),
     openapi: createOpenApiDocumentHandler(),
     cron: createCronHandler({ ...deps, cronSecret: deps.cron.secret, openWithoutSecret: deps.cron.openWithoutSecret, budgetMs: deps.cron.budgetMs }),
+    trpc: createTrpcHandler({ getDatabase: deps.getDatabase, services: deps.services, auth }),
+    auth: createAuthHandler({ getDatabase: deps.getDatabase, settings: auth }),
   };
 }
 
 /** Which handler serves a path, as Next's app/ folder lays them out. */
 export function routeFor(handlers: AppHandlers, pathname: string): FetchHandler | undefined {
   if (pathname === '/v1' || pathname.startsWith('/v1/')) return handlers.v1;
-  if (pathname.startsWith(`${RECORDER_PREFIX}/`)) return handlers.recorder;
+  if (pathname === RECORDER_PREFIX || pathname.startsWith(`${RECORDER_PREFIX}/`)) return handlers.recorder;
   if (pathname === '/api/openapi.json') return handlers.openapi;
   if (pathname === '/api/cron/dispatch') return handlers.cron;
+  if (pathname.startsWith(`${TRPC_PREFIX}/`)) return handlers.trpc;
+  if (pathname.startsWith(`${AUTH_PREFIX}/`)) return handlers.auth;
   return undefined;
 }

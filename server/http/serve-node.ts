@@ -13,8 +13,6 @@ export async function serveNode(
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(async (req, res) => {
     try {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
       const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
       const handler = route(url.pathname);
       if (!handler) {
@@ -25,13 +23,18 @@ export async function serveNode(
       for (const [k, v] of Object.entries(req.headers)) {
         for (const value of Array.isArray(v) ? v : v === undefined ? [] : [v]) headers.append(k, value);
       }
+      // The body streams in as the handler reads it, as under `next start` (which hands the
+      // request itself to undici the same way), so a handler's body cap works on the real path.
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-      const request = new Request(url, { method: req.method, headers, ...(hasBody && { body: Buffer.concat(chunks) }) });
+      const request = new Request(url, { method: req.method, headers, ...(hasBody && { body: req as unknown as ReadableStream, duplex: 'half' }) } as RequestInit);
       const response = await handler(request);
       const out: Record<string, string | string[]> = {};
       response.headers.forEach((value, key) => {
         out[key] = value;
       });
+      // Each cookie is a header line of its own (next-auth sets several at once).
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length) out['set-cookie'] = cookies;
       res.writeHead(response.status, out);
       res.end(Buffer.from(await response.arrayBuffer()));
     } catch (err) {

@@ -7,6 +7,8 @@ export interface RateLimitWindow {
   limit: number;
   start: Date;
   end: Date;
+  /** For messages, e.g. "100 requests per minute for this key". */
+  description?: string;
 }
 
 export interface RateLimitResult {
@@ -17,6 +19,8 @@ export interface RateLimitResult {
   reset: number;
   /** Whole seconds until then, at least 1 (D14). */
   retryAfter: number;
+  /** The window these figures describe: the one that refused the request, if one did. */
+  window: RateLimitWindow;
 }
 
 /**
@@ -34,20 +38,61 @@ export async function consumeRateLimit(db: Queryable, window: RateLimitWindow, n
         returning count`,
   );
   const count = rows[0] ? Number(rows[0].count) : null;
-  if (count === 1) {
-    // A new window began for this bucket: its old windows are of no further use.
-    await db.execute(
-      sql`delete from rate_limit_counters where bucket = ${window.bucket} and window_start < ${window.start.toISOString()}`,
+  if (count === 1) await deleteOlderWindows(db, window);
+  return rateLimitResult(window, count, now);
+}
+
+/**
+ * D22: counts one request against several windows (an account's day and a key's minute) as one
+ * step: either every window has room and each counts the request, or none counts it, so a
+ * request refused by one window does not use up another. The rows are locked in one order
+ * (bucket, then window start), so concurrent requests sharing a window queue on it rather than
+ * deadlock. The result describes the window that refused the request (of several, the one that
+ * frees up last, so Retry-After is when a retry can pass), otherwise the first window given.
+ */
+export async function consumeRateLimits(db: Queryable, windows: RateLimitWindow[], now = new Date()): Promise<RateLimitResult> {
+  if (windows.length === 0) throw new Error('consumeRateLimits needs at least one window');
+  if (windows.length === 1) return consumeRateLimit(db, windows[0]!, now);
+  const ordered = [...windows].sort((a, b) => (a.bucket === b.bucket ? a.start.getTime() - b.start.getTime() : a.bucket < b.bucket ? -1 : 1));
+  const key = (bucket: string, start: Date | string) => `${bucket} ${new Date(start).getTime()}`;
+  const rowsOf = sql.join(
+    ordered.map((w) => sql`(${w.bucket}, ${w.start.toISOString()}::timestamptz)`),
+    sql`, `,
+  );
+  return db.transaction(async (tx) => {
+    // An upsert that changes nothing still locks each row (in the order given), and creates the
+    // row of a window that has just begun.
+    const locked = await queryRows<{ bucket: string; window_start: string | Date; count: number }>(
+      tx,
+      sql`insert into rate_limit_counters (bucket, window_start, count)
+          select bucket, window_start, 0 from (values ${rowsOf}) as w(bucket, window_start)
+          on conflict (bucket, window_start) do update set count = rate_limit_counters.count
+          returning bucket, window_start, count`,
     );
-  }
-  const reset = Math.ceil(window.end.getTime() / 1000);
+    const counts = new Map(locked.map((r) => [key(r.bucket, r.window_start), Number(r.count)]));
+    const countOf = (w: RateLimitWindow) => counts.get(key(w.bucket, w.start)) ?? 0;
+    const refused = windows.filter((w) => countOf(w) >= w.limit).sort((a, b) => b.end.getTime() - a.end.getTime());
+    if (refused[0]) return rateLimitResult(refused[0], null, now);
+    await tx.execute(sql`update rate_limit_counters set count = count + 1 where (bucket, window_start) in (${rowsOf})`);
+    for (const window of ordered) if (countOf(window) === 0) await deleteOlderWindows(tx, window);
+    return rateLimitResult(windows[0]!, countOf(windows[0]!) + 1, now);
+  });
+}
+
+function rateLimitResult(window: RateLimitWindow, count: number | null, now: Date): RateLimitResult {
   return {
     allowed: count !== null,
     limit: window.limit,
     remaining: count === null ? 0 : Math.max(0, window.limit - count),
-    reset,
+    reset: Math.ceil(window.end.getTime() / 1000),
     retryAfter: Math.max(1, Math.ceil((window.end.getTime() - now.getTime()) / 1000)),
+    window,
   };
+}
+
+/** A new window began for this bucket: its old windows are of no further use. */
+async function deleteOlderWindows(db: Queryable, window: RateLimitWindow): Promise<void> {
+  await db.execute(sql`delete from rate_limit_counters where bucket = ${window.bucket} and window_start < ${window.start.toISOString()}`);
 }
 
 export function utcDayWindow(bucket: string, limit: number, now: Date): RateLimitWindow {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { authenticateApiKey, bearerToken } from '../accounts/authenticate-api-key';
 import { AppError } from '../errors';
+import { API_RESPONSE_HEADERS, RECORDER_PREFIX } from '../http/api-surfaces';
+import { hasMalformedPathEncoding, malformedPathError } from '../http/malformed-path-response';
 import { presentErrorA } from '../rest/form-a/errors';
 import { createOpenApiDispatcher } from '../rest/openapi-dispatch';
 import { readJsonBody } from '../rest/read-json-body';
@@ -8,31 +10,54 @@ import { toAppError } from '../rest/to-app-error';
 import type { RestContext } from '../rest/trpc';
 import type { V1HandlerDeps } from '../rest/v1-handler';
 import { recorderRouter } from './router';
+import { parseIdempotencyKey, runIdempotently, type StoredAnswer } from './run-idempotently';
 
-export const RECORDER_PREFIX = '/api/recorder';
-// 10,000 segments (D16) of a few hundred bytes each.
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
+export { RECORDER_PREFIX };
+// Issue 8: 10,000 segments (D16) of a few hundred bytes each fit several times over. Kept below
+// the 10 MB of a body that Next buffers when its proxy runs for a path (proxyClientMaxBodySize,
+// cut short silently beyond that), so that a body too large is refused, never truncated.
+export const RECORDER_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+const answerResponse = (answer: StoredAnswer) =>
+  answer.body ? new Response(answer.body, { status: answer.status, headers: { 'Content-Type': 'application/json' } }) : new Response(null, { status: answer.status });
 
 /** The recorder API (D16): the account's API keys, Form A error bodies, not rate limited. */
 export function createRecorderHandler(deps: Pick<V1HandlerDeps, 'getDatabase' | 'services'>) {
   const dispatch = createOpenApiDispatcher<RestContext>(recorderRouter, RECORDER_PREFIX);
   return async function handleRecorder(request: Request): Promise<Response> {
     const requestId = randomUUID();
+    const headers = new Headers({ 'X-Request-Id': requestId, ...API_RESPONSE_HEADERS });
     let response: Response;
     try {
+      const { pathname } = new URL(request.url);
+      if (hasMalformedPathEncoding(pathname)) throw malformedPathError();
       const { db } = await deps.getDatabase();
       const principal = await authenticateApiKey(db, bearerToken(request.headers.get('authorization')));
       if (!principal) throw new AppError('invalid_api_key', 'Missing, invalid or revoked API key');
-      const body = await readJsonBody(request, MAX_BODY_BYTES);
-      const result = await dispatch(request, { db, services: deps.services, accountId: principal.account.id, keyId: principal.key.id, requestId }, body);
-      if ('error' in result) throw result.error;
-      response = result.response;
+      const idempotencyKey = request.method === 'POST' ? parseIdempotencyKey(request.headers.get('idempotency-key')) : null;
+      const body = await readJsonBody(request, RECORDER_MAX_BODY_BYTES);
+      const ctx: RestContext = { db, services: deps.services, accountId: principal.account.id, keyId: principal.key.id, requestId };
+      const run = async () => {
+        const result = await dispatch(request, ctx, body);
+        if ('error' in result) throw result.error;
+        return { status: result.response.status, body: await result.response.text() };
+      };
+      if (idempotencyKey === null) {
+        response = answerResponse(await run());
+      } else {
+        const { answer, replayed } = await runIdempotently(
+          db,
+          { accountId: principal.account.id, key: idempotencyKey, method: request.method, path: pathname, body },
+          run,
+        );
+        response = answerResponse(answer);
+        if (replayed) headers.set('Idempotent-Replayed', 'true');
+      }
     } catch (err) {
-      const path = new URL(request.url).pathname;
-      const { status, body } = presentErrorA(toAppError(err, { requestId, method: request.method, path }));
+      const { status, body } = presentErrorA(toAppError(err, { requestId, method: request.method, path: new URL(request.url).pathname }));
       response = Response.json(body, { status });
     }
-    response.headers.set('X-Request-Id', requestId);
+    for (const [k, v] of headers) response.headers.set(k, v);
     return response;
   };
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { PLATFORMS } from '../db/schema';
 import { SummarySchema } from '../notes/summary';
-import { enumParam, noCoerce, uuidPathParam } from '../rest/params';
+import { MAX_DURATION_SECONDS } from '../db/storage-bounds';
+import { enumParam, isoDateTime, noCoerce, refuseUnstorableText, uuidPathParam } from '../rest/params';
 import { restProcedure, router } from '../rest/trpc';
 import { createMeeting } from './create-meeting';
 import { storeSummary } from './store-summary';
@@ -9,17 +10,22 @@ import { storeTranscript } from './store-transcript';
 
 // D16: how meetings enter the service. Form A errors, API-key auth, no D14 limits.
 
-const dateTime = (name: string) =>
-  z.iso.datetime({ offset: true, error: `${name} must be an ISO 8601 date-time with Z or an offset` });
-
 const Created = z.object({ id: z.string().uuid() });
+
+// Issue 8 (e): a segment lies within its meeting, and no meeting lasts longer than the longest
+// duration the service stores.
+const segmentTime = (name: string, error: string) =>
+  z
+    .number({ error })
+    .min(0, { error: `${name} must not be negative` })
+    .max(MAX_DURATION_SECONDS, { error: `${name} must be at most ${MAX_DURATION_SECONDS} seconds` });
 
 const SegmentInput = z
   .object({
     speaker: z.string({ error: 'speaker must be a string' }),
     content: z.string({ error: 'content must be a string' }),
-    start_time: noCoerce(z.number({ error: 'start_time must be a number of seconds' }).min(0, { error: 'start_time must not be negative' })),
-    end_time: noCoerce(z.number({ error: 'end_time must be a number of seconds or null' })).nullable().optional(),
+    start_time: noCoerce(segmentTime('start_time', 'start_time must be a number of seconds')),
+    end_time: noCoerce(segmentTime('end_time', 'end_time must be a number of seconds or null')).nullable().optional(),
   })
   .refine((s) => s.end_time == null || s.end_time >= s.start_time, {
     error: 'end_time must not be earlier than start_time',
@@ -33,12 +39,14 @@ export const recorderRouter = router({
       rest: { status: 201, errors: ['invalid_request', 'validation_error'] },
     })
     .input(
-      z.object({
-        title: z.string({ error: 'title must be a string or null' }).max(500).nullable().optional(),
-        platform: enumParam(PLATFORMS, 'platform'),
-        started_at: dateTime('started_at').optional(),
-        language: z.string({ error: 'language must be a string' }).trim().min(2).max(35).optional(),
-      }),
+      z
+        .object({
+          title: z.string({ error: 'title must be a string or null' }).max(500).nullable().optional(),
+          platform: enumParam(PLATFORMS, 'platform'),
+          started_at: isoDateTime('started_at').optional(),
+          language: z.string({ error: 'language must be a string' }).trim().min(2).max(35).optional(),
+        })
+        .superRefine(refuseUnstorableText),
     )
     .output(Created)
     .mutation(({ ctx, input }) =>
@@ -56,16 +64,24 @@ export const recorderRouter = router({
       rest: { errors: ['invalid_request', 'validation_error', 'not_found', 'conflict'] },
     })
     .input(
-      z.object({
-        id: uuidPathParam,
-        ended_at: dateTime('ended_at').optional(),
-        duration_seconds: noCoerce(z.number({ error: 'duration_seconds must be a whole number of seconds' }).int().min(0)).optional(),
-        segments: z
-          .array(SegmentInput, { error: 'segments must be an array' })
-          .min(1, { error: 'segments must hold 1 to 10000 segments' })
-          .max(10_000, { error: 'segments must hold 1 to 10000 segments' }),
-        generate_summary: noCoerce(z.boolean({ error: 'generate_summary must be true or false' })).optional(),
-      }),
+      z
+        .object({
+          id: uuidPathParam,
+          ended_at: isoDateTime('ended_at').optional(),
+          duration_seconds: noCoerce(
+            z
+              .number({ error: 'duration_seconds must be a whole number of seconds' })
+              .int({ error: 'duration_seconds must be a whole number of seconds' })
+              .min(0, { error: `duration_seconds must be between 0 and ${MAX_DURATION_SECONDS}` })
+              .max(MAX_DURATION_SECONDS, { error: `duration_seconds must be between 0 and ${MAX_DURATION_SECONDS}` }),
+          ).optional(),
+          segments: z
+            .array(SegmentInput, { error: 'segments must be an array' })
+            .min(1, { error: 'segments must hold 1 to 10000 segments' })
+            .max(10_000, { error: 'segments must hold 1 to 10000 segments' }),
+          generate_summary: noCoerce(z.boolean({ error: 'generate_summary must be true or false' })).optional(),
+        })
+        .superRefine(refuseUnstorableText),
     )
     .output(Created)
     .mutation(({ ctx, input }) =>
@@ -82,7 +98,11 @@ export const recorderRouter = router({
       openapi: { method: 'POST', path: '/meetings/{id}/summary', summary: 'Store or replace the summary', tags: ['Recorder'] },
       rest: { errors: ['invalid_request', 'validation_error', 'not_found', 'conflict'] },
     })
-    .input(z.object({ id: uuidPathParam, summary: SummarySchema, text: z.string().nullable().optional() }))
+    .input(
+      z
+        .object({ id: uuidPathParam, summary: SummarySchema, text: z.string().nullable().optional() })
+        .superRefine(refuseUnstorableText),
+    )
     .output(Created)
     .mutation(({ ctx, input }) => storeSummary(ctx.db, ctx.services, ctx.accountId, input.id, { summary: input.summary, text: input.text ?? null })),
 });

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { meetings, transcriptSegments } from '../db/schema';
 import { conflict, validationError } from '../errors';
+import { inTimestampRange, MAX_DURATION_SECONDS, TIMESTAMP_RANGE_TEXT } from '../db/storage-bounds';
 import { recordEvent } from '../events/record-event';
 import { enqueueJob } from '../jobs/jobs';
 import type { Segment } from '../notes/note-record';
@@ -47,7 +48,17 @@ export async function storeTranscript(
     if (endedAt.getTime() < meeting.startedAt.getTime()) {
       throw validationError('ended_at must not be earlier than the meeting\'s started_at');
     }
+    // Issue 8 (d): started_at, ended_at and duration_seconds are each within bounds, but together
+    // they may still describe an end after year 9999 or a duration the service cannot store.
+    if (!inTimestampRange(endedAt.getTime())) {
+      throw validationError(`The meeting would end outside ${TIMESTAMP_RANGE_TEXT}; send ended_at or a shorter duration_seconds`);
+    }
     const durationSeconds = input.durationSeconds ?? Math.round((endedAt.getTime() - meeting.startedAt.getTime()) / 1000);
+    if (durationSeconds > MAX_DURATION_SECONDS) {
+      throw validationError(
+        `The meeting would last ${durationSeconds} seconds, more than ${MAX_DURATION_SECONDS}; check started_at, or send ended_at or duration_seconds`,
+      );
+    }
 
     const segments: Segment[] = input.segments.map((s, i) => ({
       sequence: i + 1,

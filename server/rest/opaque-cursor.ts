@@ -1,3 +1,5 @@
+import { inTimestampRange } from '../db/storage-bounds';
+
 // An opaque keyset cursor: base64url of "<created_at ms>:<id>", the sort key of the last item on a
 // page. Form A's note cursor (D5) and the delivery log's (D13).
 
@@ -13,6 +15,7 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } | 
   const match = /^(\d{1,15}):(.+)$/.exec(text);
   if (!match || !UUID.test(match[2]!)) return null;
   const createdAt = new Date(Number(match[1]));
-  if (Number.isNaN(createdAt.getTime())) return null;
+  // Issue 8: a forged position past year 9999 would reach the database as a 6-digit year.
+  if (!inTimestampRange(createdAt.getTime())) return null;
   return { createdAt, id: match[2]!.toLowerCase() };
 }

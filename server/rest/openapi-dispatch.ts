@@ -21,6 +21,23 @@ function inputFieldNames(procedures: ProcedureRecord): Set<string> {
 }
 
 /**
+ * The query as trpc-to-openapi reads it from `req.query`: only the parameters some procedure
+ * takes (D2: the others are ignored), in an object without a prototype. Left to itself,
+ * trpc-to-openapi 3.3.0 (adapters/node-http/input.ts, getQuery) collects the query into a plain
+ * `{}` with `if (!parsedQs[key]) parsedQs[key] = []; parsedQs[key].push(value)`, so a parameter named
+ * `constructor`, `toString`, `valueOf`, `hasOwnProperty` or `__proto__` finds an inherited
+ * member instead of an array and throws a TypeError (issue 8 (a)).
+ */
+function knownQuery(params: URLSearchParams, known: Set<string>): Record<string, string[]> {
+  const query = Object.create(null) as Record<string, string[]>;
+  for (const name of known) {
+    const values = params.getAll(name);
+    if (values.length > 0) query[name] = values;
+  }
+  return query;
+}
+
+/**
  * Runs a request through trpc-to-openapi's handler for one router. The handler is built once
  * per router (building it validates the whole router). Errors are handed back to the caller
  * instead of being written, since each API form writes its own error bodies.
@@ -54,9 +71,14 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
       }
     }
     url.pathname = url.pathname.slice(prefix.length) || '/';
+    const query = knownQuery(url.searchParams, knownParams);
     const req = new Proxy(request, {
       get(target, prop) {
         if (prop === 'url') return url.toString();
+        // HEAD is GET without the body (RFC 9110), which the HTTP server leaves out; left as
+        // HEAD, trpc-to-openapi would answer every path with an empty 204.
+        if (prop === 'method') return target.method === 'HEAD' ? 'GET' : target.method;
+        if (prop === 'query') return query;
         if (prop === 'body') return body;
         const value = Reflect.get(target, prop, target);
         return typeof value === 'function' ? value.bind(target) : value;

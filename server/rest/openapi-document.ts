@@ -42,17 +42,22 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
   not_found: 'The resource does not exist or belongs to another account.',
   conflict: 'The resource already exists or is in a conflicting state.',
   validation_error: 'The request is well-formed but not acceptable.',
-  rate_limited: 'The rate limit is exceeded; retry after Retry-After seconds.',
+  payload_too_large: 'The request body is larger than the endpoint accepts.',
+  rate_limited:
+    'A rate limit is exceeded: the account\'s requests per UTC day (D22: counted across both forms and all keys) or, in Form B, the key\'s requests per minute. X-RateLimit-* and Retry-After describe the window that refused the request.',
   internal_error: 'A server fault; safe to retry.',
   service_unavailable: 'Temporarily unavailable; retry with backoff.',
 };
 
 const intHeader = (description: string) => ({ description, schema: { type: 'integer' } });
+const REQUEST_ID_HEADER: Json = { description: 'Identifies the request in the service\'s logs.', schema: { type: 'string' } };
+const CACHE_CONTROL_HEADER: Json = { description: 'Always no-store: answers are per key and per moment.', schema: { type: 'string', enum: ['no-store'] } };
 const RESPONSE_HEADERS: Json = {
-  'X-Request-Id': { description: 'Identifies the request in the service\'s logs.', schema: { type: 'string' } },
-  'X-RateLimit-Limit': intHeader('Requests allowed in the current window.'),
-  'X-RateLimit-Remaining': intHeader('Requests left in the current window.'),
-  'X-RateLimit-Reset': intHeader('Unix time (seconds) at which the window resets.'),
+  'X-Request-Id': REQUEST_ID_HEADER,
+  'Cache-Control': CACHE_CONTROL_HEADER,
+  'X-RateLimit-Limit': intHeader('Requests allowed in the window: Form A the account\'s UTC day, Form B the key\'s minute; on a 429, the window that refused the request (D22).'),
+  'X-RateLimit-Remaining': intHeader('Requests left in that window.'),
+  'X-RateLimit-Reset': intHeader('Unix time (seconds) at which that window resets.'),
 };
 
 function procedureMetas(router: OpenApiRouter) {
@@ -89,7 +94,9 @@ export function buildOpenApiDocument(
     if (!operation) continue;
     const status = meta.rest?.status ?? 200;
     const success = operation.responses['200'];
-    const headers = opts.commonErrors ? { 'X-Request-Id': RESPONSE_HEADERS['X-Request-Id'] } : RESPONSE_HEADERS;
+    const headers = opts.commonErrors ? { 'X-Request-Id': REQUEST_ID_HEADER, 'Cache-Control': CACHE_CONTROL_HEADER } : RESPONSE_HEADERS;
+    // Issue 8: every body is capped (413).
+    const bodyErrors: ErrorCode[] = meta.openapi.method === 'POST' ? ['payload_too_large'] : [];
     const responses: Json = {
       [status]:
         status === 204
@@ -97,7 +104,7 @@ export function buildOpenApiDocument(
           : { description: status === 201 ? 'Created.' : 'OK.', headers, content: success.content },
     };
     // Several codes may share a status in Form B (409 and 422 answer 400): one entry per status.
-    for (const code of [...new Set([...(opts.commonErrors ?? COMMON_ERRORS), ...(meta.rest?.errors ?? [])])]) {
+    for (const code of [...new Set([...(opts.commonErrors ?? COMMON_ERRORS), ...(meta.rest?.errors ?? []), ...bodyErrors])]) {
       const errorStatus = String(STATUS[form][code]);
       const errorHeaders =
         code === 'rate_limited'
@@ -123,6 +130,13 @@ export function buildOpenApiDocument(
   return doc;
 }
 
+// D22, shown in both forms' documents.
+const RATE_LIMITS_TEXT =
+  'Rate limits (D14, D22): every account has a daily limit by plan (free 100, pro 10,000, enterprise its own figure) per UTC day, ' +
+  'counted across both forms and all of its keys; Form B requests are also limited to 100 per minute per key. ' +
+  'A request refused by either limit is a 429 whose X-RateLimit-* and Retry-After headers describe the limit that refused it. ' +
+  'An account has at most 20 active API keys. Request bodies are limited to 64 KiB (413).';
+
 const cache = new Map<FormName, Json>();
 
 export function openApiDocumentFor(form: FormName): Json {
@@ -130,10 +144,11 @@ export function openApiDocumentFor(form: FormName): Json {
   if (!doc) {
     doc = buildOpenApiDocument(FORMS[form].router, form, {
       title: `Meeting Notes API (Form ${form})`,
-      description:
+      description: `${
         form === 'A'
-          ? 'Form A of the /v1 API: opaque cursors, {"error":{"code","message"}} errors, daily limits per plan.'
-          : 'Form B of the /v1 API: timestamp cursors, {"error":"message"} errors, 100 requests per minute per key.',
+          ? 'Form A of the /v1 API: opaque cursors, {"error":{"code","message"}} errors.'
+          : 'Form B of the /v1 API: timestamp cursors, {"error":"message"} errors, 100 requests per minute per key.'
+      } ${RATE_LIMITS_TEXT}`,
       baseUrl: '/v1',
     });
     cache.set(form, doc);

@@ -9,5 +9,6 @@ export interface RestForm {
   name: FormName;
   router: OpenApiRouter;
   presentError(err: AppError): { status: number; body: unknown };
-  rateLimitWindow(principal: ApiPrincipal, now: Date): RateLimitWindow;
+  /** D22: the windows a request counts against, the form's own first (its headers, D14). */
+  rateLimitWindows(principal: ApiPrincipal, now: Date): RateLimitWindow[];
 }

@@ -4,7 +4,9 @@ import type { Database } from '../db/client';
 import type { FormName } from '../db/schema';
 import type { Services } from '../services';
 import { AppError } from '../errors';
-import { consumeRateLimit, rateLimitHeaders } from '../rate-limit/consume-rate-limit';
+import { API_RESPONSE_HEADERS, V1_PREFIX } from '../http/api-surfaces';
+import { hasMalformedPathEncoding, malformedPathError } from '../http/malformed-path-response';
+import { consumeRateLimits, rateLimitHeaders } from '../rate-limit/consume-rate-limit';
 import { formA } from './form-a';
 import { formB } from './form-b';
 import { createOpenApiDispatcher } from './openapi-dispatch';
@@ -14,8 +16,8 @@ import { toAppError } from './to-app-error';
 import type { RestContext } from './trpc';
 
 export const FORMS: Record<FormName, RestForm> = { A: formA, B: formB };
-const V1_PREFIX = '/v1';
-const MAX_BODY_BYTES = 64 * 1024;
+// Issue 8: the largest /v1 body is a webhook registration (a URL of at most 2048 characters).
+export const V1_MAX_BODY_BYTES = 64 * 1024;
 
 /** D1: the X-API-Form header, if any; any value but A or B (any case) is a Form A 400. */
 function formFromHeader(request: Request): FormName | undefined {
@@ -46,33 +48,38 @@ export function createV1Handler(deps: V1HandlerDeps) {
 
   return async function handleV1(request: Request): Promise<Response> {
     const requestId = randomUUID();
-    const headers = new Headers({ 'X-Request-Id': requestId });
+    const headers = new Headers({ 'X-Request-Id': requestId, ...API_RESPONSE_HEADERS });
     let form = formA;
     let response: Response;
     try {
       const headerForm = formFromHeader(request);
       if (headerForm) form = FORMS[headerForm];
+      // Issue 8 (f): before the key, as Next's proxy answers it (and as a 401 is answered, D1).
+      if (hasMalformedPathEncoding(new URL(request.url).pathname)) throw malformedPathError();
       const { db } = await deps.getDatabase();
       const principal = await authenticateApiKey(db, bearerToken(request.headers.get('authorization')));
       if (!principal) throw new AppError('invalid_api_key', 'Missing, invalid or revoked API key');
       const formName = headerForm ?? principal.key.form;
       form = FORMS[formName];
 
-      const limit = await consumeRateLimit(db, form.rateLimitWindow(principal, now()), now());
+      const at = now();
+      const limit = await consumeRateLimits(db, form.rateLimitWindows(principal, at), at);
       for (const [k, v] of Object.entries(rateLimitHeaders(limit))) headers.set(k, v);
-      if (!limit.allowed) throw new AppError('rate_limited', 'Rate limit exceeded; retry after the time in Retry-After');
+      if (!limit.allowed) {
+        const which = limit.window.description ? ` (${limit.window.description})` : '';
+        throw new AppError('rate_limited', `Rate limit exceeded${which}; retry after the time in Retry-After`);
+      }
       if (!principal.account.earlyAccess) {
         throw new AppError('forbidden', 'API access is limited to early-access accounts');
       }
 
-      const body = await readJsonBody(request, MAX_BODY_BYTES);
+      const body = await readJsonBody(request, V1_MAX_BODY_BYTES);
       const ctx: RestContext = { db, services: deps.services, accountId: principal.account.id, keyId: principal.key.id, requestId };
       const result = await dispatchers[formName](request, ctx, body);
       if ('error' in result) throw result.error;
       response = result.response;
     } catch (err) {
-      const path = new URL(request.url).pathname;
-      const { status, body } = form.presentError(toAppError(err, { requestId, method: request.method, path }));
+      const { status, body } = form.presentError(toAppError(err, { requestId, method: request.method, path: new URL(request.url).pathname }));
       response = Response.json(body, { status });
     }
     for (const [k, v] of headers) response.headers.set(k, v);

@@ -1,3 +1,4 @@
+import { installForwardedForPeer } from '../auth/client-address';
 import { getDatabase } from '../db';
 import { getEnv } from '../env';
 import { log } from '../log';
@@ -7,6 +8,8 @@ import { startRuntime } from './handlers';
 /** Runs once when the Next server starts (instrumentation.ts): configuration, database. */
 export async function startServer(): Promise<void> {
   const env = getEnv();
+  // Before the first request: the sign-in throttle must see the socket's peer, not a forged header.
+  installForwardedForPeer(env.TRUST_PROXY);
   if (env.WEBHOOK_ALLOW_PRIVATE_URLS) {
     log.warn('WEBHOOK_ALLOW_PRIVATE_URLS=true: webhooks may target http:// and private addresses. For local development and tests only (D12).');
   }

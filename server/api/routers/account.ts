@@ -1,25 +1,36 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { createAccount, getAccountOrThrow } from '../../accounts/accounts';
+import { getAccountOrThrow } from '../../accounts/accounts';
+import { endAllAuthSessions } from '../../auth/auth-sessions';
+import { signUp } from '../../auth/sign-up';
 import { emails, rateLimitCounters } from '../../db/schema';
 import { accountDayBucket, dailyRequestLimit } from '../../rate-limit/plan-limits';
 import { utcDayWindow } from '../../rate-limit/consume-rate-limit';
 import { accountProcedure, createUiRouter, publicProcedure } from '../trpc';
 
+const noControlCharacters = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
+
 export const accountRouter = createUiRouter({
-  /** Sign-up: a new account without early access (D15); the page explains what that means. */
+  /**
+   * Sign-up: a new account without early access (D15). The answer is the same whether or not
+   * the address had an account (issue 8): either way its owner gets an email.
+   */
   signUp: publicProcedure
     .input(
       z.object({
-        email: z.string().trim().email('Enter a valid email address'),
-        password: z.string().min(8, 'Use at least 8 characters'),
-        name: z.string().trim().max(100).optional(),
+        email: z.string().trim().max(254, 'Enter a valid email address').email('Enter a valid email address'),
+        // The password policy (length in bytes, strength) is the service's, with its own messages.
+        password: z.string().min(1, 'Enter a password'),
+        name: z.string().trim().max(100, 'Use at most 100 characters for your name').refine(noControlCharacters, 'Use letters, digits and punctuation in your name').optional(),
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const account = await createAccount(ctx.db, { email: input.email, password: input.password, name: input.name ?? null });
-      return { accountId: account.id };
+      await signUp(ctx.db, ctx.services.mailer, { email: input.email, password: input.password, name: input.name || null }, { address: ctx.clientAddress });
+      return { checkEmail: true as const };
     }),
+
+  /** Ends every session of the account, this one included (the page then signs out). */
+  signOutEverywhere: accountProcedure.mutation(async ({ ctx }) => ({ ended: await endAllAuthSessions(ctx.db, ctx.accountId) })),
 
   get: accountProcedure.query(async ({ ctx }) => {
     const account = await getAccountOrThrow(ctx.db, ctx.accountId);

@@ -8,6 +8,7 @@ export const FORM_A_STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   validation_error: 422,
+  payload_too_large: 413,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,

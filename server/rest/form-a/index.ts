@@ -1,9 +1,9 @@
 import type { ApiPrincipal } from '../../accounts/authenticate-api-key';
-import { accountDayBucket, dailyRequestLimit } from '../../rate-limit/plan-limits';
+import { accountDayWindow } from '../../rate-limit/plan-limits';
 import type { Db } from '../../db/client';
 import type { Services } from '../../services';
 import type { SearchQuery } from '../procedures/search';
-import { utcDayWindow, type RateLimitWindow } from '../../rate-limit/consume-rate-limit';
+import type { RateLimitWindow } from '../../rate-limit/consume-rate-limit';
 import { deleteNoteProcedure, getNoteProcedure, listNotesProcedure } from '../procedures/notes';
 import type { RestForm } from '../rest-form';
 import { router } from '../trpc';
@@ -50,14 +50,14 @@ export const formARouter = router({
   deleteEndpoint: deleteEndpointProcedure(webhooks),
 });
 
-// D14: per account per UTC day, by plan.
-function rateLimitWindow(principal: ApiPrincipal, now: Date): RateLimitWindow {
-  return utcDayWindow(accountDayBucket(principal.account.id), dailyRequestLimit(principal.account), now);
+// D14, D22: per account per UTC day, by plan.
+function rateLimitWindows(principal: ApiPrincipal, now: Date): RateLimitWindow[] {
+  return [accountDayWindow(principal.account, now)];
 }
 
 export const formA: RestForm = {
   name: 'A',
   router: formARouter,
   presentError: presentErrorA,
-  rateLimitWindow,
+  rateLimitWindows,
 };

@@ -1,9 +1,9 @@
 import type { ApiPrincipal } from '../../accounts/authenticate-api-key';
-import { FORM_B_PER_MINUTE, keyMinuteBucket } from '../../rate-limit/plan-limits';
+import { accountDayWindow, keyMinuteWindow } from '../../rate-limit/plan-limits';
 import type { Db } from '../../db/client';
 import type { Services } from '../../services';
 import type { SearchQuery } from '../procedures/search';
-import { clockMinuteWindow, type RateLimitWindow } from '../../rate-limit/consume-rate-limit';
+import type { RateLimitWindow } from '../../rate-limit/consume-rate-limit';
 import { getNoteProcedure, listNotesProcedure } from '../procedures/notes';
 import type { RestForm } from '../rest-form';
 import { router } from '../trpc';
@@ -71,14 +71,15 @@ export const formBRouter = router({
   listDeliveries: listDeliveriesProcedure(deliveries),
 });
 
-// D14: 100 requests per key per clock minute, on every plan.
-function rateLimitWindow(principal: ApiPrincipal, now: Date): RateLimitWindow {
-  return clockMinuteWindow(keyMinuteBucket(principal.key.id), FORM_B_PER_MINUTE, now);
+// D14: 100 requests per key per clock minute, on every plan; D22: and the account's daily
+// limit, whatever the form.
+function rateLimitWindows(principal: ApiPrincipal, now: Date): RateLimitWindow[] {
+  return [keyMinuteWindow(principal.key.id, now), accountDayWindow(principal.account, now)];
 }
 
 export const formB: RestForm = {
   name: 'B',
   router: formBRouter,
   presentError: presentErrorB,
-  rateLimitWindow,
+  rateLimitWindows,
 };

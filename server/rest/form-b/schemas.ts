@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Platform } from '../../db/schema';
 import type { ListNotesQuery } from '../../notes/list-notes';
 import { SummarySchema } from '../../notes/summary';
-import { createdRange, dateTimeParam, enumParam, limitParam, MALFORMED, requiredText } from '../params';
+import { createdRange, dateTimeParam, enumParam, isoDateTime, limitParam, MALFORMED, requiredText } from '../params';
 import type { SearchQuery } from '../procedures/search';
 import { EndpointEvents } from '../webhook-params';
 import { decodeCursor } from '../opaque-cursor';
@@ -63,7 +63,7 @@ export const listNotesInputB = z
   .transform((input, ctx): ListNotesQuery => {
     let after: Date | undefined;
     if (input.cursor !== undefined) {
-      const parsed = z.iso.datetime({ offset: true }).safeParse(input.cursor);
+      const parsed = isoDateTime('cursor').safeParse(input.cursor);
       if (!parsed.success) {
         ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cursor is malformed', params: MALFORMED });
         return z.NEVER;

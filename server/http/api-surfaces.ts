@@ -1,0 +1,9 @@
+// Where the two JSON APIs live and what every one of their responses carries, shared by their
+// handlers and by Next's proxy (which answers for them when Next itself cannot, see
+// malformed-path-response.ts).
+
+export const V1_PREFIX = '/v1';
+export const RECORDER_PREFIX = '/api/recorder';
+
+/** Issue 8: API answers are per key and per moment: no browser or proxy may keep a copy. */
+export const API_RESPONSE_HEADERS = { 'Cache-Control': 'no-store' } as const;
