@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { expect, test, type Page } from '@playwright/test';
-import { demoLogin, readState } from './state';
+import { readState, signInAsDemo } from './state';
 
 // Issue 8 item 3 in Debian's Chromium against `npm start`: the pages work under their
 // Content-Security-Policy (no violation reported on any of them, Swagger UI included), and
@@ -8,14 +8,7 @@ import { demoLogin, readState } from './state';
 
 const state = readState();
 
-async function signIn(page: Page) {
-  const demo = demoLogin(state);
-  await page.goto('/sign-in');
-  await page.getByLabel('Email').fill(demo.email);
-  await page.getByLabel('Password').fill(demo.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL('**/notes');
-}
+const signIn = (page: Page) => signInAsDemo(page, state);
 
 /** Every CSP violation and uncaught error the page reports, from the first script on. */
 async function watchPage(page: Page) {

@@ -1,19 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
-import { demoLogin, readState } from './state';
+import { readState, signInAsDemo } from './state';
 
 // Issue 13: search that understands meaning, honest about weak matches, in the settings app of a
 // fresh `npm start` (the default semantic embedder; the demo meetings are embedded by the seed).
 
 const state = readState();
 
-async function signIn(page: Page) {
-  const demo = demoLogin(state);
-  await page.goto('/sign-in');
-  await page.getByLabel('Email').fill(demo.email);
-  await page.getByLabel('Password').fill(demo.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL('**/notes');
-}
+const signIn = (page: Page) => signInAsDemo(page, state);
 
 async function search(page: Page, q: string) {
   await page.getByLabel('Search your meetings').fill(q);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { Page } from '@playwright/test';
 import path from 'node:path';
 
 export const STATE_DIR = path.join(import.meta.dirname, '.state');
@@ -26,4 +27,14 @@ export function demoLogin(state: E2eState): { email: string; password: string; a
   const apiKey = /API key:\s+(mnk_[A-Za-z0-9]+)/.exec(printed)?.[1];
   if (!email || !password || !apiKey) throw new Error(`npm start printed no demo login:\n${printed}`);
   return { email, password, apiKey };
+}
+
+/** Signs the page in as the demo account through the sign-in form, as a person would. */
+export async function signInAsDemo(page: Page, state: E2eState): Promise<void> {
+  const demo = demoLogin(state);
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(demo.email);
+  await page.getByLabel('Password').fill(demo.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/notes');
 }
