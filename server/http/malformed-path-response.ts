@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { FormName } from '../db/schema';
 import { AppError } from '../errors';
 import { presentErrorA } from '../rest/form-a/errors';
 import { presentErrorB } from '../rest/form-b/errors';
+import { formFromHeader } from '../rest/form-header';
 import { API_RESPONSE_HEADERS, RECORDER_PREFIX, V1_PREFIX } from './api-surfaces';
 
 /** True when some segment of the path is not valid percent-encoded UTF-8 (e.g. `/v1/notes/%FF`). */
@@ -19,6 +21,18 @@ export function hasMalformedPathEncoding(pathname: string): boolean {
 
 export const malformedPathError = () => new AppError('invalid_request', 'The request path is not valid percent-encoded UTF-8');
 
+// Each form's error format, checked by the compiler: a form added to FormName must be added here.
+const PRESENT_ERROR: Record<FormName, typeof presentErrorA> = { A: presentErrorA, B: presentErrorB };
+
+/** D1 as the /v1 facade reads it, before the key: the header's form, else (or if it is invalid) A. */
+function formBeforeKey(request: Request): FormName {
+  try {
+    return formFromHeader(request) ?? 'A';
+  } catch {
+    return 'A';
+  }
+}
+
 const underPrefix = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
 
 /**
@@ -33,7 +47,6 @@ export function malformedPathResponse(request: Request): Response | null {
   const v1 = underPrefix(pathname, V1_PREFIX);
   if (!v1 && !underPrefix(pathname, RECORDER_PREFIX)) return null;
   if (!hasMalformedPathEncoding(pathname)) return null;
-  const formB = v1 && request.headers.get('x-api-form')?.trim().toUpperCase() === 'B';
-  const { status, body } = (formB ? presentErrorB : presentErrorA)(malformedPathError());
+  const { status, body } = PRESENT_ERROR[v1 ? formBeforeKey(request) : 'A'](malformedPathError());
   return Response.json(body, { status, headers: { ...API_RESPONSE_HEADERS, 'X-Request-Id': randomUUID() } });
 }

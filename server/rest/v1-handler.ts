@@ -9,6 +9,7 @@ import { hasMalformedPathEncoding, malformedPathError } from '../http/malformed-
 import { consumeRateLimits, rateLimitHeaders } from '../rate-limit/consume-rate-limit';
 import { formA } from './form-a';
 import { formB } from './form-b';
+import { formFromHeader } from './form-header';
 import { createOpenApiDispatcher } from './openapi-dispatch';
 import { readJsonBody } from './read-json-body';
 import type { RestForm } from './rest-form';
@@ -18,15 +19,6 @@ import type { RestContext } from './trpc';
 export const FORMS: Record<FormName, RestForm> = { A: formA, B: formB };
 // Issue 8: the largest /v1 body is a webhook registration (a URL of at most 2048 characters).
 export const V1_MAX_BODY_BYTES = 64 * 1024;
-
-/** D1: the X-API-Form header, if any; any value but A or B (any case) is a Form A 400. */
-function formFromHeader(request: Request): FormName | undefined {
-  const raw = request.headers.get('x-api-form');
-  if (raw === null) return undefined;
-  const value = raw.trim().toUpperCase();
-  if (value === 'A' || value === 'B') return value;
-  throw new AppError('invalid_request', 'X-API-Form must be A or B');
-}
 
 export interface V1HandlerDeps {
   getDatabase(): Promise<Database>;
