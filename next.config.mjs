@@ -29,14 +29,21 @@ const nextConfig = {
   async headers() {
     return [
       { source: '/:path*', headers: securityHeaders },
-      { source: '/:path*', has: [{ type: 'header', key: 'x-forwarded-proto', value: 'https' }], headers: [hsts] },
+      {
+        source: '/:path*',
+        has: [{ type: 'header', key: 'x-forwarded-proto', value: 'https' }],
+        headers: [hsts],
+      },
     ];
   },
   // The API reference serves Swagger UI's two files from node_modules (app/docs/swagger/[file]).
   outputFileTracingIncludes: {
     // Migrations are applied at start-up from the drizzle/ folder.
     '/**': ['./drizzle/**'],
-    '/docs/swagger/[file]': ['./node_modules/swagger-ui-dist/swagger-ui-bundle.js', './node_modules/swagger-ui-dist/swagger-ui.css'],
+    '/docs/swagger/[file]': [
+      './node_modules/swagger-ui-dist/swagger-ui-bundle.js',
+      './node_modules/swagger-ui-dist/swagger-ui.css',
+    ],
   },
 };
 

@@ -9,7 +9,7 @@ const PORT = Number(process.env.E2E_PORT ?? 3310);
 // the browser it approved. With none found, Debian's path stands in: the `api` project still
 // runs, and `ui` fails naming that path.
 const browser = findBrowser({ env: process.env, playwrightPath: () => chromium.executablePath() });
-const CHROMIUM = browser.found ? browser.path : (process.env.CHROMIUM_PATH || DEBIAN_CHROMIUM);
+const CHROMIUM = browser.found ? browser.path : process.env.CHROMIUM_PATH || DEBIAN_CHROMIUM;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -33,7 +33,15 @@ export default defineConfig({
         viewport: { width: 1280, height: 860 },
         launchOptions: {
           executablePath: CHROMIUM,
-          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--disable-quic',
+            '--no-first-run',
+          ],
         },
       },
     },

@@ -20,11 +20,18 @@ export function proxy(request: NextRequest) {
       malformedPathResponse(request) ??
       (api
         ? NextResponse.json({ error: MALFORMED_PATH }, { status: 400 })
-        : new NextResponse(`Bad request: ${MALFORMED_PATH}`, { status: 400, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }))
+        : new NextResponse(`Bad request: ${MALFORMED_PATH}`, {
+            status: 400,
+            headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+          }))
     );
   }
   if (api) return NextResponse.next();
-  const csp = contentSecurityPolicy({ nonce: createNonce(), development: isNextDev(), https: cameOverHttps(request) });
+  const csp = contentSecurityPolicy({
+    nonce: createNonce(),
+    development: isNextDev(),
+    https: cameOverHttps(request),
+  });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set('Content-Security-Policy', csp);
   const response = NextResponse.next({ request: { headers: requestHeaders } });

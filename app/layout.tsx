@@ -6,7 +6,10 @@ import './globals.css';
 // (proxy.ts); a page prerendered at build time would have scripts without it.
 export const dynamic = 'force-dynamic';
 
-export const metadata = { title: 'Meeting Notes', description: 'Meeting notes API: transcripts, summaries, search and webhooks.' };
+export const metadata = {
+  title: 'Meeting Notes',
+  description: 'Meeting notes API: transcripts, summaries, search and webhooks.',
+};
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (

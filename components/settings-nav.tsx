@@ -20,7 +20,10 @@ export function SettingsNav({ email }: { email: string }) {
         <Link href="/notes" className="font-semibold tracking-tight">
           Meeting Notes
         </Link>
-        <nav aria-label="Settings" className="order-3 flex w-full gap-1 overflow-x-auto sm:order-none sm:w-auto">
+        <nav
+          aria-label="Settings"
+          className="order-3 flex w-full gap-1 overflow-x-auto sm:order-none sm:w-auto"
+        >
           {LINKS.map((l) => {
             const current = pathname === l.href || pathname.startsWith(`${l.href}/`);
             return (
@@ -37,7 +40,11 @@ export function SettingsNav({ email }: { email: string }) {
         </nav>
         <div className="ml-auto flex items-center gap-3 text-sm">
           <span className="hidden text-zinc-500 md:inline">{email}</span>
-          <button type="button" onClick={() => signOut({ callbackUrl: '/sign-in' })} className="rounded-md px-2 py-1 text-zinc-700 hover:bg-zinc-100">
+          <button
+            type="button"
+            onClick={() => signOut({ callbackUrl: '/sign-in' })}
+            className="rounded-md px-2 py-1 text-zinc-700 hover:bg-zinc-100"
+          >
             Sign out
           </button>
         </div>

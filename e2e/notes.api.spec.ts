@@ -19,11 +19,20 @@ function demoKeyFromServerLog(): string {
 const apiKey = () => (state.database === 'pglite' ? demoKeyFromServerLog() : state.accounts.main!.api_key);
 
 function admin(...args: string[]) {
-  const env = { ...process.env, ...(state.dataDir ? { DATA_DIR: state.dataDir } : { DATABASE_URL: state.databaseUrl }) };
-  return spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['scripts/admin.ts', ...args], { cwd: root, env, encoding: 'utf8' });
+  const env = {
+    ...process.env,
+    ...(state.dataDir ? { DATA_DIR: state.dataDir } : { DATABASE_URL: state.databaseUrl }),
+  };
+  return spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['scripts/admin.ts', ...args], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+  });
 }
 
-test('issue 2 Done-when: the first start seeds the embedded database and prints a working key; a server database is never seeded', async ({ request }) => {
+test('issue 2 Done-when: the first start seeds the embedded database and prints a working key; a server database is never seeded', async ({
+  request,
+}) => {
   const printed = fs.readFileSync(state.serverLog, 'utf8');
   if (state.database === 'pglite') {
     expect(printed).toContain('First run: seeded a demo account');
@@ -38,11 +47,15 @@ test('issue 2 Done-when: the first start seeds the embedded database and prints 
   const body = await res.json();
   if (state.database === 'pglite') {
     expect(body.data).toHaveLength(12);
-    expect(new Set(body.data.map((n: { platform: string }) => n.platform))).toEqual(new Set(['meet', 'zoom', 'teams', 'phone', 'microphone']));
+    expect(new Set(body.data.map((n: { platform: string }) => n.platform))).toEqual(
+      new Set(['meet', 'zoom', 'teams', 'phone', 'microphone']),
+    );
   }
 });
 
-test('SPEC 2.1, D1, D6: the same notes in Form A and, with X-API-Form: B, in Form B through next start', async ({ request }) => {
+test('SPEC 2.1, D1, D6: the same notes in Form A and, with X-API-Form: B, in Form B through next start', async ({
+  request,
+}) => {
   const key = apiKey();
   const created = await request.post('/api/recorder/meetings', {
     headers: { authorization: `Bearer ${key}` },
@@ -73,7 +86,9 @@ test('SPEC 2.1, D1, D6: the same notes in Form A and, with X-API-Form: B, in For
     summary: null,
     action_items: [],
   });
-  const b = await request.get(`/v1/notes/${id}`, { headers: { authorization: `Bearer ${key}`, 'x-api-form': 'B' } });
+  const b = await request.get(`/v1/notes/${id}`, {
+    headers: { authorization: `Bearer ${key}`, 'x-api-form': 'B' },
+  });
   expect(await b.json()).toEqual({
     id,
     title: null,
@@ -82,7 +97,9 @@ test('SPEC 2.1, D1, D6: the same notes in Form A and, with X-API-Form: B, in For
     started_at: '2026-11-20T09:00:00.000Z',
     ended_at: '2026-11-20T09:00:30.000Z',
     status: 'ready',
-    transcript: [{ sequence: 1, speaker: 'Ana', content: 'Hello from the e2e test.', start_time: 0, end_time: 2 }],
+    transcript: [
+      { sequence: 1, speaker: 'Ana', content: 'Hello from the e2e test.', start_time: 0, end_time: 2 },
+    ],
     summary: null,
   });
 
@@ -99,10 +116,30 @@ test('SPEC 7, D2: errors in each form through next start, never a 500', async ({
   const cases: [Record<string, string>, string, number, unknown][] = [
     [{}, '/v1/notes', 401, { error: { code: 'invalid_api_key', message: expect.any(String) } }],
     [{ 'x-api-form': 'b' }, '/v1/notes', 401, { error: expect.any(String) }],
-    [{ authorization: `Bearer ${key}` }, '/v1/notes?limit=500', 422, { error: { code: 'validation_error', message: 'limit must be between 1 and 100' } }],
-    [{ authorization: `Bearer ${key}`, 'x-api-form': 'B' }, '/v1/notes?limit=500', 400, { error: 'limit must be between 1 and 100' }],
-    [{ authorization: `Bearer ${key}` }, '/v1/notes/not-a-uuid', 400, { error: { code: 'invalid_request', message: expect.any(String) } }],
-    [{ authorization: `Bearer ${key}` }, '/v1/unknown', 404, { error: { code: 'not_found', message: expect.any(String) } }],
+    [
+      { authorization: `Bearer ${key}` },
+      '/v1/notes?limit=500',
+      422,
+      { error: { code: 'validation_error', message: 'limit must be between 1 and 100' } },
+    ],
+    [
+      { authorization: `Bearer ${key}`, 'x-api-form': 'B' },
+      '/v1/notes?limit=500',
+      400,
+      { error: 'limit must be between 1 and 100' },
+    ],
+    [
+      { authorization: `Bearer ${key}` },
+      '/v1/notes/not-a-uuid',
+      400,
+      { error: { code: 'invalid_request', message: expect.any(String) } },
+    ],
+    [
+      { authorization: `Bearer ${key}` },
+      '/v1/unknown',
+      404,
+      { error: { code: 'not_found', message: expect.any(String) } },
+    ],
   ];
   for (const [headers, url, status, body] of cases) {
     const res = await request.get(url, { headers });
@@ -122,8 +159,17 @@ test('issue 2 item 8: the OpenAPI documents of both forms are served', async ({ 
   }
 });
 
-test('issue 2 item 7, D17: the admin CLI beside the running server: PGlite says it is in use, PostgreSQL just works', async ({ request }) => {
-  const created = admin('account:create', '--email', `cli-${Date.now()}@e2e.test`, '--early-access', '--form', 'B');
+test('issue 2 item 7, D17: the admin CLI beside the running server: PGlite says it is in use, PostgreSQL just works', async ({
+  request,
+}) => {
+  const created = admin(
+    'account:create',
+    '--email',
+    `cli-${Date.now()}@e2e.test`,
+    '--early-access',
+    '--form',
+    'B',
+  );
   if (state.database === 'pglite') {
     // PGlite allows one process at a time: the CLI must say so plainly and change nothing.
     expect(created.status).not.toBe(0);

@@ -19,13 +19,16 @@ async function watchPage(page: Page) {
     });
   });
   page.on('console', (msg) => {
-    if (msg.type() === 'error' && /Content Security Policy|CSP violation/i.test(msg.text())) problems.push(msg.text());
+    if (msg.type() === 'error' && /Content Security Policy|CSP violation/i.test(msg.text()))
+      problems.push(msg.text());
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   return problems;
 }
 
-test('issue 8 item 3: every page, Swagger UI included, runs under its CSP without a single violation', async ({ page }) => {
+test('issue 8 item 3: every page, Swagger UI included, runs under its CSP without a single violation', async ({
+  page,
+}) => {
   const problems = await watchPage(page);
   for (const path of ['/', '/sign-up', '/sign-in']) {
     await page.goto(path);
@@ -47,16 +50,25 @@ test('issue 8 item 3: every page, Swagger UI included, runs under its CSP withou
   expect(problems).toEqual([]);
 });
 
-test('issue 8 item 3: another origin cannot frame the settings app (frame-ancestors, X-Frame-Options)', async ({ page, baseURL }) => {
+test('issue 8 item 3: another origin cannot frame the settings app (frame-ancestors, X-Frame-Options)', async ({
+  page,
+  baseURL,
+}) => {
   await signIn(page);
   // A page on another origin (another port) that tries to show /keys inside an iframe.
   const attacker = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><h1>Win a prize</h1><iframe id="victim" src="${baseURL}/keys" width="800" height="600"></iframe>`);
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(
+        `<!doctype html><h1>Win a prize</h1><iframe id="victim" src="${baseURL}/keys" width="800" height="600"></iframe>`,
+      );
   });
   await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = attacker.address() as { port: number };
-    const blocked = page.waitForEvent('console', (msg) => /frame-ancestors|X-Frame-Options|Refused to display/i.test(msg.text()));
+    const blocked = page.waitForEvent('console', (msg) =>
+      /frame-ancestors|X-Frame-Options|Refused to display/i.test(msg.text()),
+    );
     await page.goto(`http://127.0.0.1:${port}/`);
     await blocked;
     const frame = page.frames().find((f) => f !== page.mainFrame());

@@ -14,7 +14,9 @@ async function search(page: Page, q: string) {
   await page.waitForURL(`**/notes?q=*`);
 }
 
-test('issue 13: gibberish gets "No close matches", with the nearest passages folded away, never listed as matches', async ({ page }) => {
+test('issue 13: gibberish gets "No close matches", with the nearest passages folded away, never listed as matches', async ({
+  page,
+}) => {
   await signIn(page);
   await search(page, 'xyzzyplugh qwfp zzkx');
   await expect(page.getByTestId('no-close-matches')).toBeVisible();
@@ -38,7 +40,9 @@ test('issue 13: a paraphrase finds its meeting first, by meaning', async ({ page
   await expect(page.getByTestId('no-close-matches')).toHaveCount(0);
 });
 
-test('issue 13: a query over 256 characters gets a friendly message, not the validation text', async ({ page }) => {
+test('issue 13: a query over 256 characters gets a friendly message, not the validation text', async ({
+  page,
+}) => {
   await signIn(page);
   const long = 'what did we decide about the budget for the next quarter and who owns it '.repeat(5);
   expect(long.trim().length).toBeGreaterThan(256);

@@ -26,7 +26,8 @@ function serverProcesses(): number[] {
     }
   }
   const tree = [root];
-  for (let i = 0; i < tree.length; i++) for (const [pid, ppid] of parents) if (ppid === tree[i]) tree.push(pid);
+  for (let i = 0; i < tree.length; i++)
+    for (const [pid, ppid] of parents) if (ppid === tree[i]) tree.push(pid);
   return tree;
 }
 
@@ -51,13 +52,30 @@ interface Answer {
 }
 
 /** A request from a chosen local address (127.0.0.2 is loopback too), which fetch cannot do. */
-function send(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {}): Promise<Answer> {
+function send(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: opts.method ?? 'GET', headers: opts.headers, ...(opts.localAddress && { localAddress: opts.localAddress }) }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (d: Buffer) => parts.push(d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(parts).toString('utf8') }));
-    });
+    const req = http.request(
+      url,
+      {
+        method: opts.method ?? 'GET',
+        headers: opts.headers,
+        ...(opts.localAddress && { localAddress: opts.localAddress }),
+      },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (d: Buffer) => parts.push(d));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(parts).toString('utf8'),
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
@@ -72,7 +90,12 @@ async function csrfPair(baseURL: string): Promise<{ token: string; cookie: strin
 }
 
 /** A credentials sign-in as next-auth's client posts it (json=true: the answer is {url}). */
-async function signIn(baseURL: string, csrf: { token: string; cookie: string }, fields: { email: string; password: string; callbackUrl?: string }, opts: { localAddress?: string; forwardedFor?: string } = {}) {
+async function signIn(
+  baseURL: string,
+  csrf: { token: string; cookie: string },
+  fields: { email: string; password: string; callbackUrl?: string },
+  opts: { localAddress?: string; forwardedFor?: string } = {},
+) {
   const res = await send(`${baseURL}/api/auth/callback/credentials`, {
     method: 'POST',
     headers: {
@@ -80,7 +103,12 @@ async function signIn(baseURL: string, csrf: { token: string; cookie: string }, 
       cookie: csrf.cookie,
       ...(opts.forwardedFor && { 'x-forwarded-for': opts.forwardedFor }),
     },
-    body: new URLSearchParams({ ...fields, callbackUrl: fields.callbackUrl ?? '/notes', csrfToken: csrf.token, json: 'true' }).toString(),
+    body: new URLSearchParams({
+      ...fields,
+      callbackUrl: fields.callbackUrl ?? '/notes',
+      csrfToken: csrf.token,
+      json: 'true',
+    }).toString(),
     ...(opts.localAddress && { localAddress: opts.localAddress }),
   });
   const url = res.status < 500 && res.text ? ((JSON.parse(res.text) as { url?: string }).url ?? null) : null;
@@ -96,7 +124,10 @@ async function signUp(baseURL: string, email: string, password: string) {
   expect(res.status, res.text).toBe(200);
 }
 
-test('issue 8 Done-when: four concurrent 100 MB sign-ups are each refused with 413 before their bodies arrive; the server stays up, its memory flat', async ({ baseURL, request }) => {
+test('issue 8 Done-when: four concurrent 100 MB sign-ups are each refused with 413 before their bodies arrive; the server stays up, its memory flat', async ({
+  baseURL,
+  request,
+}) => {
   expect((await request.get('/api/openapi.json')).status()).toBe(200);
   const before = serverRss();
   const started = Date.now();
@@ -133,10 +164,14 @@ test('issue 8 Done-when: four concurrent 100 MB sign-ups are each refused with 4
   // Still up, still answering, and no account was made.
   expect((await request.get('/api/openapi.json')).status()).toBe(200);
   const csrf = await csrfPair(baseURL!);
-  expect((await signIn(baseURL!, csrf, { email: 'flood-0@e2e.test', password: 'p'.repeat(40) })).error).toBe('CredentialsSignin');
+  expect((await signIn(baseURL!, csrf, { email: 'flood-0@e2e.test', password: 'p'.repeat(40) })).error).toBe(
+    'CredentialsSignin',
+  );
 });
 
-test('issue 8: a 100 MB sign-in to next-auth is refused with 413 and a JSON error, the server\'s memory flat', async ({ baseURL }) => {
+test("issue 8: a 100 MB sign-in to next-auth is refused with 413 and a JSON error, the server's memory flat", async ({
+  baseURL,
+}) => {
   const before = serverRss();
   const outcomes = await Promise.all(
     [true, false].map((declareLength) =>
@@ -150,26 +185,43 @@ test('issue 8: a 100 MB sign-in to next-auth is refused with 413 and a JSON erro
   );
   for (const outcome of outcomes) {
     expect(outcome.status).toBe(413);
-    expect(JSON.parse(outcome.text)).toEqual({ error: 'payload_too_large', message: 'The request body is larger than 16384 bytes' });
+    expect(JSON.parse(outcome.text)).toEqual({
+      error: 'payload_too_large',
+      message: 'The request body is larger than 16384 bytes',
+    });
     expect(outcome.finishedSending).toBe(false);
   }
   expect(serverRss() - before).toBeLessThan(100 * MB);
 });
 
-test('issue 8: a forged X-Forwarded-For does not get around the per-address sign-in throttle (50 failures, then 429); other clients are not held up', async ({ baseURL }) => {
+test('issue 8: a forged X-Forwarded-For does not get around the per-address sign-in throttle (50 failures, then 429); other clients are not held up', async ({
+  baseURL,
+}) => {
   const csrf = await csrfPair(baseURL!);
   // 127.0.0.2 is a client of its own (the same machine's loopback), so 127.0.0.1's tests go on.
   const from = { localAddress: '127.0.0.2' };
   for (let i = 0; i < 50; i++) {
-    const res = await signIn(baseURL!, csrf, { email: `nobody-${i % 6}@e2e.test`, password: `guess-${i}` }, { ...from, forwardedFor: `198.51.100.${i}` });
+    const res = await signIn(
+      baseURL!,
+      csrf,
+      { email: `nobody-${i % 6}@e2e.test`, password: `guess-${i}` },
+      { ...from, forwardedFor: `198.51.100.${i}` },
+    );
     expect(res.status, `attempt ${i + 1}: ${res.text}`).toBe(401);
   }
-  const blocked = await signIn(baseURL!, csrf, { email: 'someone-else@e2e.test', password: 'guess' }, { ...from, forwardedFor: '203.0.113.99' });
+  const blocked = await signIn(
+    baseURL!,
+    csrf,
+    { email: 'someone-else@e2e.test', password: 'guess' },
+    { ...from, forwardedFor: '203.0.113.99' },
+  );
   expect(blocked.status).toBe(429);
   expect(blocked.error).toMatch(/^TooManyAttempts:\d+$/);
   expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   // The same from this machine's usual address is only a wrong password.
-  expect((await signIn(baseURL!, csrf, { email: 'someone-else@e2e.test', password: 'guess' })).status).toBe(401);
+  expect((await signIn(baseURL!, csrf, { email: 'someone-else@e2e.test', password: 'guess' })).status).toBe(
+    401,
+  );
 });
 
 test('issue 8: after signing in, callbackUrl leads only to this site', async ({ baseURL }) => {

@@ -50,12 +50,17 @@ async function newUser(browser: Browser) {
   return { context, page, escaped };
 }
 
-test('issue 8 Done-when: sign up, sign in, sign out, and the old cookie no longer works', async ({ browser, request }) => {
+test('issue 8 Done-when: sign up, sign in, sign out, and the old cookie no longer works', async ({
+  browser,
+  request,
+}) => {
   const { context, page } = await newUser(browser);
   const email = `newcomer-${Date.now()}@e2e.test`;
   await signUp(page, email);
   await expect(page.getByTestId('sign-up-sent')).toContainText(email);
-  await expect(page.getByTestId('sign-up-sent')).toContainText('If this address was new, your account is ready');
+  await expect(page.getByTestId('sign-up-sent')).toContainText(
+    'If this address was new, your account is ready',
+  );
 
   await page.getByRole('link', { name: 'Sign in' }).click();
   await page.waitForURL('**/sign-in?callbackUrl=**');
@@ -85,7 +90,10 @@ test('issue 8 Done-when: sign up, sign in, sign out, and the old cookie no longe
   await context.close();
 });
 
-test('issue 8: "Sign out everywhere" on the Account page signs out every browser of the account', async ({ browser, request }) => {
+test('issue 8: "Sign out everywhere" on the Account page signs out every browser of the account', async ({
+  browser,
+  request,
+}) => {
   const laptop = await newUser(browser);
   const email = `everywhere-${Date.now()}@e2e.test`;
   await signUp(laptop.page, email);
@@ -103,7 +111,9 @@ test('issue 8: "Sign out everywhere" on the Account page signs out every browser
 
   await phone.page.goto('/keys');
   await phone.page.waitForURL('**/sign-in');
-  expect((await request.get('/api/trpc/account.get', { headers: { cookie: phoneCookie } })).status()).toBe(401);
+  expect((await request.get('/api/trpc/account.get', { headers: { cookie: phoneCookie } })).status()).toBe(
+    401,
+  );
   // And signing in again works.
   await signIn(phone.page, email);
   await phone.page.waitForURL('**/notes');
@@ -111,7 +121,10 @@ test('issue 8: "Sign out everywhere" on the Account page signs out every browser
   await phone.context.close();
 });
 
-test('issue 8: a callbackUrl that leads off the site lands on /notes after signing in', async ({ browser, baseURL }) => {
+test('issue 8: a callbackUrl that leads off the site lands on /notes after signing in', async ({
+  browser,
+  baseURL,
+}) => {
   // Another origin on this machine stands in for the attacker's site.
   let visits = 0;
   const evil = http.createServer((_req, res) => {
@@ -123,7 +136,13 @@ test('issue 8: a callbackUrl that leads off the site lands on /notes after signi
   const { context, page, escaped } = await newUser(browser);
   const email = `callback-ui-${Date.now()}@e2e.test`;
   await signUp(page, email);
-  for (const callbackUrl of [`http://${evilOrigin}/`, `//${evilOrigin}`, `/\\${evilOrigin}`, 'https://evil.example/', '//evil.example']) {
+  for (const callbackUrl of [
+    `http://${evilOrigin}/`,
+    `//${evilOrigin}`,
+    `/\\${evilOrigin}`,
+    'https://evil.example/',
+    '//evil.example',
+  ]) {
     await context.clearCookies();
     await signIn(page, email, `/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}`);
     await page.waitForURL((url) => url.pathname === '/notes', { timeout: 15_000 });
@@ -139,7 +158,9 @@ test('issue 8: a callbackUrl that leads off the site lands on /notes after signi
   evil.close();
 });
 
-test('issue 8: after 10 wrong passwords for an email, signing in says to wait, even with the right one', async ({ browser }) => {
+test('issue 8: after 10 wrong passwords for an email, signing in says to wait, even with the right one', async ({
+  browser,
+}) => {
   const { context, page } = await newUser(browser);
   const email = `throttled-${Date.now()}@e2e.test`;
   await signUp(page, email);
@@ -156,7 +177,9 @@ test('issue 8: after 10 wrong passwords for an email, signing in says to wait, e
     await expect(page.getByText('That email and password do not match an account.')).toBeVisible();
   }
   expect(await attempt(password)).toBe(429);
-  await expect(page.getByText(/Too many sign-in attempts\. Please wait \d+ minutes?, then try again\./)).toBeVisible();
+  await expect(
+    page.getByText(/Too many sign-in attempts\. Please wait \d+ minutes?, then try again\./),
+  ).toBeVisible();
   expect(new URL(page.url()).pathname).toBe('/sign-in');
   await context.close();
 });

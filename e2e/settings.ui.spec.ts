@@ -9,7 +9,8 @@ import { demoLogin, readState } from './state';
 
 const state = readState();
 const SHOTS = path.resolve(import.meta.dirname, '..', 'docs', 'screenshots');
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
 async function signIn(page: Page, email: string, password: string) {
   await page.goto('/sign-in');
@@ -42,7 +43,10 @@ async function startReceiver() {
 
 test.describe.configure({ mode: 'serial' });
 
-test('issue 5, D15: sign up; the account explains it has no early access, and its key gets 403 from /v1', async ({ page, request }) => {
+test('issue 5, D15: sign up; the account explains it has no early access, and its key gets 403 from /v1', async ({
+  page,
+  request,
+}) => {
   await page.goto('/sign-up');
   await shot(page, 'sign-up');
   const email = `owner-${Date.now()}@example.com`;
@@ -61,7 +65,10 @@ test('issue 5, D15: sign up; the account explains it has no early access, and it
 
   await page.goto('/keys');
   await page.getByLabel('Name').fill('First key');
-  await page.getByTestId('create-key-form').getByRole('button', { name: /create/i }).click();
+  await page
+    .getByTestId('create-key-form')
+    .getByRole('button', { name: /create/i })
+    .click();
   const key = (await page.getByTestId('shown-once-value').textContent())!.trim();
   const res = await request.get('/v1/notes', { headers: { authorization: `Bearer ${key}` } });
   expect(res.status()).toBe(403);
@@ -75,28 +82,43 @@ test('issue 5, SPEC 5: create a key, call /v1 with it (200), revoke it (401)', a
   await signIn(page, demo.email, demo.password);
   await page.goto('/keys');
   await page.getByLabel('Name').fill('e2e key');
-  await page.getByTestId('create-key-form').getByRole('button', { name: /create/i }).click();
+  await page
+    .getByTestId('create-key-form')
+    .getByRole('button', { name: /create/i })
+    .click();
   const key = (await page.getByTestId('shown-once-value').textContent())!.trim();
   expect(key).toMatch(/^mnk_[0-9A-Za-z]{40}$/);
-  expect((await request.get('/v1/notes', { headers: { authorization: `Bearer ${key}` } })).status()).toBe(200);
+  expect((await request.get('/v1/notes', { headers: { authorization: `Bearer ${key}` } })).status()).toBe(
+    200,
+  );
   await shot(page, 'api-keys');
 
   const row = page.getByTestId('key-row').filter({ hasText: 'e2e key' }).first();
   const keyId = await row.getAttribute('data-key-id');
   await page.getByTestId(`revoke-key-${keyId}`).first().click();
-  await page.getByRole('dialog').getByRole('button', { name: /revoke/i }).click();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /revoke/i })
+    .click();
   await expect(page.getByTestId('key-row').filter({ hasText: 'e2e key' })).toHaveCount(0);
-  expect((await request.get('/v1/notes', { headers: { authorization: `Bearer ${key}` } })).status()).toBe(401);
+  expect((await request.get('/v1/notes', { headers: { authorization: `Bearer ${key}` } })).status()).toBe(
+    401,
+  );
 });
 
-test('issue 5, SPEC 3.1, 6.5: a webhook endpoint: test event in the log; four failures deactivate it; re-enable; the next event arrives', async ({ page }) => {
+test('issue 5, SPEC 3.1, 6.5: a webhook endpoint: test event in the log; four failures deactivate it; re-enable; the next event arrives', async ({
+  page,
+}) => {
   const receiver = await startReceiver();
   try {
     const demo = demoLogin(state);
     await signIn(page, demo.email, demo.password);
     await page.goto('/webhooks');
     await page.getByLabel(/url/i).fill(receiver.url);
-    await page.getByTestId('create-endpoint-form').getByRole('button', { name: /add|create/i }).click();
+    await page
+      .getByTestId('create-endpoint-form')
+      .getByRole('button', { name: /add|create/i })
+      .click();
     await expect(page.getByTestId('shown-once-value')).toContainText('whsec_');
     await page.getByTestId('endpoint-row').first().getByRole('link').first().click();
     await page.waitForURL('**/webhooks/*');
@@ -111,7 +133,12 @@ test('issue 5, SPEC 3.1, 6.5: a webhook endpoint: test event in the log; four fa
     await page.getByTestId('send-test-event').click();
     await expect(page.getByTestId('endpoint-status')).toHaveText('Inactive', { timeout: 30_000 });
     await page.reload();
-    await expect(page.getByTestId('delivery-row').filter({ has: page.locator('[data-success="false"]') }).or(page.locator('[data-testid="delivery-row"][data-success="false"]'))).toHaveCount(4);
+    await expect(
+      page
+        .getByTestId('delivery-row')
+        .filter({ has: page.locator('[data-success="false"]') })
+        .or(page.locator('[data-testid="delivery-row"][data-success="false"]')),
+    ).toHaveCount(4);
     const attemptsWhileFailing = receiver.received.length;
     expect(attemptsWhileFailing).toBe(5);
     await shot(page, 'webhook-endpoint-inactive');
@@ -123,7 +150,9 @@ test('issue 5, SPEC 3.1, 6.5: a webhook endpoint: test event in the log; four fa
     await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBe(attemptsWhileFailing + 1);
 
     await page.goto('/webhooks');
-    await expect(page.getByTestId('endpoint-row').first().getByTestId('endpoint-status')).toHaveText('Active');
+    await expect(page.getByTestId('endpoint-row').first().getByTestId('endpoint-status')).toHaveText(
+      'Active',
+    );
     await shot(page, 'webhooks');
 
     await page.goto('/account');
@@ -134,7 +163,10 @@ test('issue 5, SPEC 3.1, 6.5: a webhook endpoint: test event in the log; four fa
   }
 });
 
-test('issue 5, SPEC 4.4: search notes, open the hit at its moment, delete the note', async ({ page, request }) => {
+test('issue 5, SPEC 4.4: search notes, open the hit at its moment, delete the note', async ({
+  page,
+  request,
+}) => {
   const demo = demoLogin(state);
   await signIn(page, demo.email, demo.password);
   await expect(page.getByTestId('note-row').first()).toBeVisible();
@@ -151,9 +183,14 @@ test('issue 5, SPEC 4.4: search notes, open the hit at its moment, delete the no
   await shot(page, 'note');
 
   await page.getByTestId('delete-note').click();
-  await page.getByRole('dialog').getByRole('button', { name: /delete/i }).click();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /delete/i })
+    .click();
   await page.waitForURL('**/notes');
-  const gone = await request.get(`/v1/notes/${noteId}`, { headers: { authorization: `Bearer ${demo.apiKey}` } });
+  const gone = await request.get(`/v1/notes/${noteId}`, {
+    headers: { authorization: `Bearer ${demo.apiKey}` },
+  });
   expect(gone.status()).toBe(404);
 });
 

@@ -38,7 +38,11 @@ if (serverUrl) {
     await sql.unsafe(`drop database if exists ${name} with (force)`);
     await sql.end();
   };
-  state = { database: 'postgres', databaseUrl: env.DATABASE_URL, serverLog: path.join(STATE_DIR, 'server.log') };
+  state = {
+    database: 'postgres',
+    databaseUrl: env.DATABASE_URL,
+    serverLog: path.join(STATE_DIR, 'server.log'),
+  };
 } else {
   env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'mn-e2e-'));
   delete env.DATABASE_URL;
@@ -46,7 +50,11 @@ if (serverUrl) {
 }
 
 function admin(...args: string[]): Record<string, string> {
-  const result = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['scripts/admin.ts', ...args], { cwd: root, env, encoding: 'utf8' });
+  const result = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['scripts/admin.ts', ...args], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`admin ${args.join(' ')} failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as Record<string, string>;
 }
@@ -55,13 +63,19 @@ function admin(...args: string[]): Record<string, string> {
 // tests use the demo account that the first `npm start` seeds and prints, as a new user would.
 const accounts: E2eState['accounts'] = {};
 if (serverUrl) {
-  accounts.main = admin('account:create', '--email', 'main@e2e.test', '--plan', 'pro', '--early-access') as { api_key: string };
+  accounts.main = admin('account:create', '--email', 'main@e2e.test', '--plan', 'pro', '--early-access') as {
+    api_key: string;
+  };
   accounts.demo = admin('seed') as E2eState['accounts']['demo']; // the UI test signs in as the demo account
 }
 fs.writeFileSync(path.join(STATE_DIR, 'state.json'), JSON.stringify({ ...state, accounts }, null, 2));
 
 const log = fs.openSync(state.serverLog, 'w');
-const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['scripts/start.ts'], { cwd: root, env, stdio: ['ignore', log, 'inherit'] });
+const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['scripts/start.ts'], {
+  cwd: root,
+  env,
+  stdio: ['ignore', log, 'inherit'],
+});
 // The server's processes are this one's descendants: tests read their memory from /proc.
 fs.writeFileSync(path.join(STATE_DIR, 'server.pid'), String(child.pid));
 const stop = (signal: NodeJS.Signals) => child.kill(signal);

@@ -20,7 +20,12 @@ export function readState(): E2eState {
 
 /** The demo account's login: printed by the first `npm start` (PGlite), or made by `admin seed` (PostgreSQL). */
 export function demoLogin(state: E2eState): { email: string; password: string; apiKey: string } {
-  if (state.accounts.demo) return { email: state.accounts.demo.email, password: state.accounts.demo.password, apiKey: state.accounts.demo.api_key };
+  if (state.accounts.demo)
+    return {
+      email: state.accounts.demo.email,
+      password: state.accounts.demo.password,
+      apiKey: state.accounts.demo.api_key,
+    };
   const printed = fs.readFileSync(state.serverLog, 'utf8');
   const email = /Login:\s+(\S+)/.exec(printed)?.[1];
   const password = /Password:\s+(\S+)/.exec(printed)?.[1];

@@ -66,7 +66,11 @@ function admin(args: string[]): Promise<Run> {
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['scripts/admin.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(TSX, ['scripts/admin.ts', ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -122,15 +126,25 @@ async function withDb<T>(fn: (database: Database) => Promise<T>): Promise<T> {
 
 /** GET /v1/notes through the real handlers over the CLI's database. */
 async function listNotes(database: Database, key: string, query = '') {
-  const handlers = createAppHandlers({ getDatabase: async () => database, services: createServices(parseEnv({})), cron: { secret: undefined, openWithoutSecret: false } });
-  const res = await handlers.v1(new Request(`http://x/v1/notes${query}`, { headers: { authorization: `Bearer ${key}` } }));
+  const handlers = createAppHandlers({
+    getDatabase: async () => database,
+    services: createServices(parseEnv({})),
+    cron: { secret: undefined, openWithoutSecret: false },
+  });
+  const res = await handlers.v1(
+    new Request(`http://x/v1/notes${query}`, { headers: { authorization: `Bearer ${key}` } }),
+  );
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   return { status: res.status, json: (await res.json()) as any };
 }
 
 async function setupAccount(opts: { earlyAccess?: boolean; form?: 'A' | 'B' } = {}) {
   return withDb(async ({ db }) => {
-    const account = await createAccount(db, { email: email('setup'), plan: 'pro', earlyAccess: opts.earlyAccess ?? true });
+    const account = await createAccount(db, {
+      email: email('setup'),
+      plan: 'pro',
+      earlyAccess: opts.earlyAccess ?? true,
+    });
     const { key, plaintext } = await createApiKey(db, { accountId: account.id, form: opts.form ?? 'A' });
     return { accountId: account.id, email: account.email, keyId: key.id, key: plaintext };
   });
@@ -141,7 +155,9 @@ describe('admin CLI (D17)', () => {
     'D17: account:create --email --plan pro --early-access --form B prints one JSON object {account_id,email,key_id,api_key,form} and the key works',
     async () => {
       const address = email('create');
-      const out = jsonResult(await admin(['account:create', '--email', address, '--plan', 'pro', '--early-access', '--form', 'B']));
+      const out = jsonResult(
+        await admin(['account:create', '--email', address, '--plan', 'pro', '--early-access', '--form', 'B']),
+      );
       expect(out).toStrictEqual({
         account_id: expect.stringMatching(UUID),
         email: address,
@@ -152,14 +168,22 @@ describe('admin CLI (D17)', () => {
       expect(Object.keys(out)).toStrictEqual(['account_id', 'email', 'key_id', 'api_key', 'form']);
 
       await withDb(async (database) => {
-        const [account] = await database.db.select().from(accounts).where(eq(accounts.id, out.account_id as string));
+        const [account] = await database.db
+          .select()
+          .from(accounts)
+          .where(eq(accounts.id, out.account_id as string));
         expect(account).toMatchObject({ email: address, plan: 'pro', earlyAccess: true });
-        const [key] = await database.db.select().from(apiKeys).where(eq(apiKeys.id, out.key_id as string));
+        const [key] = await database.db
+          .select()
+          .from(apiKeys)
+          .where(eq(apiKeys.id, out.key_id as string));
         // D15: only the hash, the prefix and the last four characters are stored.
         expect(key).toMatchObject({
           accountId: out.account_id,
           form: 'B',
-          keyHash: createHash('sha256').update(out.api_key as string).digest('hex'),
+          keyHash: createHash('sha256')
+            .update(out.api_key as string)
+            .digest('hex'),
           prefix: (out.api_key as string).slice(0, 8),
           lastFour: (out.api_key as string).slice(-4),
           revokedAt: null,
@@ -176,7 +200,9 @@ describe('admin CLI (D17)', () => {
     'D17: account:create with an email that exists already exits non-zero, message on stderr, nothing on stdout',
     async () => {
       const existing = await setupAccount();
-      const stderr = failure(await admin(['account:create', '--email', existing.email.toUpperCase(), '--plan', 'pro']));
+      const stderr = failure(
+        await admin(['account:create', '--email', existing.email.toUpperCase(), '--plan', 'pro']),
+      );
       expect(stderr).toMatch(/already exists/i);
       await withDb(async ({ db }) => {
         const rows = await db.select().from(accounts);
@@ -191,14 +217,32 @@ describe('admin CLI (D17)', () => {
     async () => {
       const setup = await setupAccount();
       const out = jsonResult(
-        await admin(['account:update', '--account', setup.accountId, '--plan', 'enterprise', '--daily-limit', '500', '--early-access', 'false']),
+        await admin([
+          'account:update',
+          '--account',
+          setup.accountId,
+          '--plan',
+          'enterprise',
+          '--daily-limit',
+          '500',
+          '--early-access',
+          'false',
+        ]),
       );
       expect(out).toMatchObject({ account_id: setup.accountId });
       await withDb(async (database) => {
         const [account] = await database.db.select().from(accounts).where(eq(accounts.id, setup.accountId));
-        expect(account).toMatchObject({ email: setup.email, plan: 'enterprise', dailyLimit: 500, earlyAccess: false });
+        expect(account).toMatchObject({
+          email: setup.email,
+          plan: 'enterprise',
+          dailyLimit: 500,
+          earlyAccess: false,
+        });
         const res = await listNotes(database, setup.key);
-        expect(res).toStrictEqual({ status: 403, json: { error: { code: 'forbidden', message: expect.any(String) } } });
+        expect(res).toStrictEqual({
+          status: 403,
+          json: { error: { code: 'forbidden', message: expect.any(String) } },
+        });
       });
     },
     CLI_TIMEOUT,
@@ -220,16 +264,25 @@ describe('admin CLI (D17)', () => {
         }
         expect(failure(blocked)).toContain('in use by another process');
         await withDb(async ({ db }) => {
-          expect(await db.select().from(apiKeys).where(eq(apiKeys.accountId, setup.accountId))).toHaveLength(1);
+          expect(await db.select().from(apiKeys).where(eq(apiKeys.accountId, setup.accountId))).toHaveLength(
+            1,
+          );
         });
       }
 
       const out = jsonResult(await admin(args));
-      expect(out).toStrictEqual({ key_id: expect.stringMatching(UUID), api_key: expect.stringMatching(API_KEY), form: 'A' });
+      expect(out).toStrictEqual({
+        key_id: expect.stringMatching(UUID),
+        api_key: expect.stringMatching(API_KEY),
+        form: 'A',
+      });
       expect(Object.keys(out)).toStrictEqual(['key_id', 'api_key', 'form']);
       expect(out.api_key).not.toBe(setup.key);
       await withDb(async (database) => {
-        const [key] = await database.db.select().from(apiKeys).where(eq(apiKeys.id, out.key_id as string));
+        const [key] = await database.db
+          .select()
+          .from(apiKeys)
+          .where(eq(apiKeys.id, out.key_id as string));
         expect(key).toMatchObject({ accountId: setup.accountId, form: 'A', name: 'ci', revokedAt: null });
         const res = await listNotes(database, out.api_key as string);
         expect(res).toStrictEqual({ status: 200, json: { data: [], next_cursor: null, has_more: false } });
@@ -246,7 +299,10 @@ describe('admin CLI (D17)', () => {
       expect(out).toStrictEqual({ key_id: setup.keyId, revoked: true });
       await withDb(async (database) => {
         const res = await listNotes(database, setup.key);
-        expect(res).toStrictEqual({ status: 401, json: { error: { code: 'invalid_api_key', message: expect.any(String) } } });
+        expect(res).toStrictEqual({
+          status: 401,
+          json: { error: { code: 'invalid_api_key', message: expect.any(String) } },
+        });
       });
     },
     CLI_TIMEOUT,
@@ -254,10 +310,20 @@ describe('admin CLI (D17)', () => {
 
   it.each([
     ['an unknown command', ['frobnicate', '--email', 'bad-command@example.com'], /Unknown command/, /Usage/],
-    ['--plan gold', ['account:create', '--email', 'bad-plan@example.com', '--plan', 'gold'], /--plan/, /free/],
+    [
+      '--plan gold',
+      ['account:create', '--email', 'bad-plan@example.com', '--plan', 'gold'],
+      /--plan/,
+      /free/,
+    ],
     ['--form C', ['account:create', '--email', 'bad-form@example.com', '--form', 'C'], /--form/, /A or B/],
     ['a missing --email', ['account:create', '--plan', 'pro'], /--email/, /Usage/],
-    ['a malformed --account', ['account:update', '--account', 'not-a-uuid', '--plan', 'pro'], /--account/, /UUID/i],
+    [
+      'a malformed --account',
+      ['account:update', '--account', 'not-a-uuid', '--plan', 'pro'],
+      /--account/,
+      /UUID/i,
+    ],
   ])(
     'D17: %s exits non-zero with a message on stderr, stdout empty, nothing created',
     async (_label, args, message, detail) => {
@@ -293,14 +359,22 @@ describe('admin CLI (D17)', () => {
 
       // After the CLI has exited: the same database, through the real /v1 handlers.
       await withDb(async (database) => {
-        const [account] = await database.db.select().from(accounts).where(eq(accounts.id, out.account_id as string));
+        const [account] = await database.db
+          .select()
+          .from(accounts)
+          .where(eq(accounts.id, out.account_id as string));
         expect(account).toMatchObject({ email: out.email, earlyAccess: true });
         expect(await verifyPassword(out.password as string, account!.passwordHash!)).toBe(true);
 
         const res = await listNotes(database, out.api_key as string, '?limit=100');
         expect(res.status).toBe(200);
         expect(res.json).toMatchObject({ next_cursor: null, has_more: false });
-        const notes = res.json.data as { id: string; platform: string; transcript: unknown[]; created_at: string }[];
+        const notes = res.json.data as {
+          id: string;
+          platform: string;
+          transcript: unknown[];
+          created_at: string;
+        }[];
         expect(notes).toHaveLength(12);
         expect(new Set(notes.map((n) => n.id)).size).toBe(12);
         expect([...new Set(notes.map((n) => n.platform))].sort()).toStrictEqual([...PLATFORMS].sort());

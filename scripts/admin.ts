@@ -23,7 +23,8 @@ class UsageError extends Error {}
 
 function plan(value: string | undefined): Plan | undefined {
   if (value === undefined) return undefined;
-  if (!(PLANS as readonly string[]).includes(value)) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
+  if (!(PLANS as readonly string[]).includes(value))
+    throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
   return value as Plan;
 }
 
@@ -48,7 +49,8 @@ function required(name: string, value: string | undefined): string {
 
 const uuid = (name: string, value: string | undefined) => {
   const v = required(name, value);
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) throw new UsageError(`--${name} must be a UUID`);
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v))
+    throw new UsageError(`--${name} must be a UUID`);
   return v;
 };
 
@@ -101,12 +103,19 @@ function commandFor(command: string, values: Flags): (db: Db) => Promise<unknown
         db.transaction(async (tx) => {
           const account = await createAccount(tx, input);
           const { key, plaintext } = await createApiKey(tx, { accountId: account.id, form: keyForm });
-          return { account_id: account.id, email: account.email, key_id: key.id, api_key: plaintext, form: key.form };
+          return {
+            account_id: account.id,
+            email: account.email,
+            key_id: key.id,
+            api_key: plaintext,
+            form: key.form,
+          };
         });
     }
     case 'account:update': {
       const early = values['early-access'];
-      if (early !== undefined && early !== 'true' && early !== 'false') throw new UsageError('--early-access must be true or false');
+      if (early !== undefined && early !== 'true' && early !== 'false')
+        throw new UsageError('--early-access must be true or false');
       const accountId = uuid('account', values.account);
       const changes = {
         plan: plan(values.plan),
@@ -125,7 +134,11 @@ function commandFor(command: string, values: Flags): (db: Db) => Promise<unknown
       };
     }
     case 'key:create': {
-      const input = { accountId: uuid('account', values.account), form: form(values.form) ?? 'A', name: values.name ?? '' };
+      const input = {
+        accountId: uuid('account', values.account),
+        form: form(values.form) ?? 'A',
+        name: values.name ?? '',
+      };
       return async (db) => {
         const { key, plaintext } = await createApiKey(db, input);
         return { key_id: key.id, api_key: plaintext, form: key.form };
@@ -141,7 +154,8 @@ function commandFor(command: string, values: Flags): (db: Db) => Promise<unknown
     case 'seed':
       return (db) =>
         seedDemo(db, createServices(getEnv()), {
-          onProgress: (done, total) => process.stderr.write(`\rseeding demo notes ${done}/${total}${done === total ? '\n' : ''}`),
+          onProgress: (done, total) =>
+            process.stderr.write(`\rseeding demo notes ${done}/${total}${done === total ? '\n' : ''}`),
         });
     default:
       throw new UsageError(`Unknown command "${command}"`);
@@ -150,7 +164,11 @@ function commandFor(command: string, values: Flags): (db: Db) => Promise<unknown
 
 // An account:create with --early-access and no value: parseArgs wants a value, so give it one.
 function normalise(argv: string[]): string[] {
-  return argv.flatMap((arg, i) => (arg === '--early-access' && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--')) ? [arg, 'true'] : [arg]));
+  return argv.flatMap((arg, i) =>
+    arg === '--early-access' && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--'))
+      ? [arg, 'true']
+      : [arg],
+  );
 }
 
 main(normalise(process.argv.slice(2))).then(
@@ -162,10 +180,16 @@ main(normalise(process.argv.slice(2))).then(
       process.stderr.write(`${err.message ? `${err.message}\n\n` : ''}${USAGE}\n`);
     } else if (err instanceof DatabaseInUseError || err instanceof EnvError || err instanceof AppError) {
       process.stderr.write(`${err.message}\n`);
-    } else if (err instanceof Error && 'code' in err && String((err as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
+    } else if (
+      err instanceof Error &&
+      'code' in err &&
+      String((err as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')
+    ) {
       process.stderr.write(`${err.message}\n\n${USAGE}\n`);
     } else {
-      process.stderr.write(`admin failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.stderr.write(
+        `admin failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
     }
     process.exitCode = 1;
   },

@@ -16,12 +16,15 @@ import { getEnv } from '../server/env';
 const services = createServices(getEnv());
 
 const { values } = parseArgs({
-  options: { notes: { type: 'string', default: '1000' }, segments: { type: 'string', default: '200' }, runs: { type: 'string', default: '20' } },
+  options: {
+    notes: { type: 'string', default: '1000' },
+    segments: { type: 'string', default: '200' },
+    runs: { type: 'string', default: '20' },
+  },
 });
 const NOTES = Number(values.notes);
 const SEGMENTS = Number(values.segments);
 const RUNS = Number(values.runs);
-
 
 async function timeRequests(url: string, key: string, runs: number) {
   const times: number[] = [];
@@ -36,11 +39,18 @@ async function timeRequests(url: string, key: string, runs: number) {
 }
 
 async function bench(label: string, database: Database) {
-  const account = await createAccount(database.db, { email: `bench-${Date.now()}@example.com`, plan: 'enterprise', earlyAccess: true });
+  const account = await createAccount(database.db, {
+    email: `bench-${Date.now()}@example.com`,
+    plan: 'enterprise',
+    earlyAccess: true,
+  });
   const { plaintext: key } = await createApiKey(database.db, { accountId: account.id });
   const started = performance.now();
   for (let i = 0; i < NOTES; i++) {
-    const { id } = await createMeeting(database.db, services, account.id, { title: `Bench meeting ${i}`, platform: 'zoom' });
+    const { id } = await createMeeting(database.db, services, account.id, {
+      title: `Bench meeting ${i}`,
+      platform: 'zoom',
+    });
     await storeTranscript(database.db, services, account.id, id, {
       durationSeconds: SEGMENTS * 6,
       segments: Array.from({ length: SEGMENTS }, (_, s) => ({
@@ -50,12 +60,17 @@ async function bench(label: string, database: Database) {
         endTime: s * 6 + 5.5,
       })),
     });
-    if ((i + 1) % 50 === 0 || i + 1 === NOTES) process.stderr.write(`\r${label}: ${i + 1}/${NOTES} notes stored`);
+    if ((i + 1) % 50 === 0 || i + 1 === NOTES)
+      process.stderr.write(`\r${label}: ${i + 1}/${NOTES} notes stored`);
   }
   const ingestSeconds = (performance.now() - started) / 1000;
   process.stderr.write('\n');
 
-  const handlers = createAppHandlers({ getDatabase: async () => database, services, cron: { secret: undefined, openWithoutSecret: false } });
+  const handlers = createAppHandlers({
+    getDatabase: async () => database,
+    services,
+    cron: { secret: undefined, openWithoutSecret: false },
+  });
   const server = await serveNode((p) => routeFor(handlers, p));
   try {
     const page = await timeRequests(`${server.url}/v1/notes?limit=100`, key, RUNS);

@@ -69,17 +69,25 @@ const QUERIES = intFlag('queries', values.queries, 1);
 const SMALL = intFlag('small', values.small, 10);
 const LARGE = Math.min(intFlag('large', values.large, 20), Math.floor(PASSAGES / 5));
 const DIMENSIONS = intFlag('dimensions', values.dimensions, 16);
-const HNSW_THRESHOLD = Math.min(intFlag('hnsw-threshold', values['hnsw-threshold'], 10), Math.floor(LARGE / 2));
+const HNSW_THRESHOLD = Math.min(
+  intFlag('hnsw-threshold', values['hnsw-threshold'], 10),
+  Math.floor(LARGE / 2),
+);
 const SEED = intFlag('seed', values.seed, 0);
-const EF_SWEEP = (values['ef-sweep'] ?? '').split(',').filter((x) => x.trim()).map((x) => intFlag('ef-sweep', x.trim(), 1));
+const EF_SWEEP = (values['ef-sweep'] ?? '')
+  .split(',')
+  .filter((x) => x.trim())
+  .map((x) => intFlag('ef-sweep', x.trim(), 1));
 const WARM_UP = 5;
 const K = 10;
-if (PASSAGES - SMALL - LARGE < ACCOUNTS - 2) throw new Error('--passages is too small for that many accounts');
+if (PASSAGES - SMALL - LARGE < ACCOUNTS - 2)
+  throw new Error('--passages is too small for that many accounts');
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const which = values.db ?? (serverUrl ? 'both' : 'pglite');
 if (!['pglite', 'postgres', 'both'].includes(which)) throw new Error('--db must be pglite, postgres or both');
-if (which !== 'pglite' && !serverUrl) throw new Error('--db postgres needs BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
+if (which !== 'pglite' && !serverUrl)
+  throw new Error('--db postgres needs BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 const seconds = (ms: number) => +(ms / 1000).toFixed(1);
@@ -109,52 +117,554 @@ const gaussian = (rng: Rng) => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 
 // passages of one topic end up near each other: clustered vectors, as real transcripts give.
 
 const TOPICS: readonly (readonly string[])[] = [
-  ['budget', 'forecast', 'spend', 'invoice', 'cashflow', 'variance', 'ledger', 'accrual', 'headcount cost', 'finance review'],
-  ['hiring', 'candidate', 'interview loop', 'recruiter', 'offer letter', 'job posting', 'referral', 'sourcing', 'onsite', 'hiring manager'],
-  ['roadmap', 'milestone', 'epic', 'feature flag', 'release train', 'backlog', 'scope', 'theme', 'initiative', 'north star'],
-  ['incident', 'outage', 'pager', 'postmortem', 'root cause', 'severity', 'mitigation', 'timeline', 'on-call', 'status page'],
-  ['database', 'postgres', 'replication', 'failover', 'migration script', 'schema', 'vacuum', 'index bloat', 'connection pool', 'replica lag'],
-  ['marketing campaign', 'landing page', 'newsletter', 'conversion', 'webinar', 'ad spend', 'funnel', 'lead magnet', 'audience', 'attribution'],
-  ['churn', 'renewal', 'retention', 'cancellation', 'health score', 'win-back', 'downgrade', 'customer success', 'expansion', 'net revenue'],
-  ['pricing', 'tier', 'discount', 'seat price', 'annual plan', 'usage billing', 'paywall', 'packaging', 'price increase', 'free trial'],
-  ['onboarding', 'welcome email', 'activation', 'checklist', 'tutorial', 'first run', 'empty state', 'setup wizard', 'time to value', 'walkthrough'],
-  ['mobile app', 'ios build', 'android', 'app store', 'push notification', 'testflight', 'crash rate', 'offline mode', 'deep link', 'tablet layout'],
-  ['design review', 'mockup', 'figma', 'typography', 'spacing', 'color palette', 'component library', 'prototype', 'wireframe', 'icon set'],
-  ['contract', 'clause', 'liability', 'indemnity', 'redline', 'counsel', 'signature', 'termination', 'master agreement', 'legal review'],
-  ['sales pipeline', 'quota', 'deal desk', 'prospect', 'demo call', 'procurement', 'closing', 'forecast call', 'champion', 'territory'],
-  ['support ticket', 'escalation', 'backlog queue', 'response time', 'macro', 'help center', 'satisfaction survey', 'triage', 'zendesk', 'refund request'],
-  ['cloud cost', 'reserved instance', 'autoscaling', 'kubernetes', 'node pool', 'egress', 'storage tier', 'rightsizing', 'savings plan', 'cluster'],
-  ['load test', 'latency', 'throughput', 'benchmark', 'profiling', 'flame graph', 'cache hit', 'p99', 'regression', 'capacity'],
-  ['accessibility', 'screen reader', 'contrast ratio', 'keyboard navigation', 'aria label', 'wcag', 'focus order', 'captions', 'alt text', 'audit findings'],
-  ['localization', 'translation', 'locale', 'german strings', 'right-to-left', 'glossary', 'date format', 'translator', 'currency display', 'pluralization'],
-  ['privacy', 'gdpr', 'data retention', 'consent banner', 'deletion request', 'data processing', 'dpa', 'subprocessor', 'anonymization', 'privacy policy'],
-  ['quarterly planning', 'okr', 'objective', 'key result', 'commitment', 'stretch goal', 'capacity planning', 'dependency', 'planning poker', 'quarter kickoff'],
-  ['office move', 'lease', 'floor plan', 'desk booking', 'furniture', 'movers', 'parking', 'facilities', 'badge access', 'kitchen'],
-  ['offsite', 'venue', 'agenda', 'team dinner', 'workshop', 'travel booking', 'hotel', 'icebreaker', 'hackathon', 'keynote'],
-  ['vendor', 'rfp', 'shortlist', 'evaluation matrix', 'reference call', 'security questionnaire', 'pilot', 'procurement review', 'sla', 'vendor lock-in'],
-  ['partnership', 'integration partner', 'co-marketing', 'revenue share', 'marketplace listing', 'joint customer', 'partner portal', 'referral fee', 'alliance', 'reseller'],
-  ['fundraising', 'investor', 'term sheet', 'valuation', 'pitch deck', 'due diligence', 'runway', 'series b', 'cap table', 'lead investor'],
-  ['board meeting', 'board deck', 'director', 'governance', 'committee', 'minutes', 'resolution', 'option grant', 'audit committee', 'board approval'],
-  ['analytics', 'dashboard', 'cohort', 'retention curve', 'event tracking', 'metric definition', 'funnel report', 'warehouse query', 'looker', 'segment'],
-  ['experiment', 'a/b test', 'variant', 'control group', 'statistical significance', 'sample size', 'holdout', 'uplift', 'hypothesis', 'guardrail metric'],
-  ['api versioning', 'deprecation', 'breaking change', 'sdk', 'endpoint', 'changelog', 'rate limit', 'webhook', 'openapi', 'client library'],
-  ['billing system', 'stripe', 'proration', 'dunning', 'failed payment', 'credit note', 'tax calculation', 'subscription', 'chargeback', 'payment method'],
-  ['search relevance', 'ranking', 'embedding', 'query log', 'synonym', 'recall', 'precision', 'reranker', 'vector index', 'typo tolerance'],
-  ['machine learning', 'training data', 'model drift', 'feature store', 'inference', 'gpu', 'evaluation set', 'labeling', 'fine-tuning', 'overfitting'],
-  ['documentation', 'docs site', 'api reference', 'guide', 'code sample', 'style guide', 'docs review', 'quickstart', 'screenshot', 'versioned docs'],
-  ['security', 'penetration test', 'vulnerability', 'patch', 'access review', 'sso', 'mfa', 'secrets rotation', 'phishing', 'threat model'],
-  ['compliance', 'soc 2', 'auditor', 'control', 'evidence collection', 'iso 27001', 'policy review', 'risk register', 'hipaa', 'attestation'],
-  ['performance review', 'calibration', 'promotion', 'feedback', 'self assessment', 'career ladder', 'compensation', 'manager review', 'growth plan', 'peer review'],
-  ['customer interview', 'user research', 'persona', 'pain point', 'jobs to be done', 'usability test', 'research synthesis', 'insight', 'recruiting participants', 'discussion guide'],
-  ['brand', 'logo', 'rebrand', 'tagline', 'brand guidelines', 'voice and tone', 'illustration', 'website refresh', 'agency', 'brand launch'],
-  ['warehouse', 'shipping', 'inventory', 'fulfillment', 'carrier', 'pick and pack', 'stockout', 'returns', 'logistics', 'pallet'],
-  ['fraud', 'chargeback rate', 'risk score', 'suspicious account', 'velocity check', 'card testing', 'manual review', 'fraud rule', 'blocklist', 'account takeover'],
+  [
+    'budget',
+    'forecast',
+    'spend',
+    'invoice',
+    'cashflow',
+    'variance',
+    'ledger',
+    'accrual',
+    'headcount cost',
+    'finance review',
+  ],
+  [
+    'hiring',
+    'candidate',
+    'interview loop',
+    'recruiter',
+    'offer letter',
+    'job posting',
+    'referral',
+    'sourcing',
+    'onsite',
+    'hiring manager',
+  ],
+  [
+    'roadmap',
+    'milestone',
+    'epic',
+    'feature flag',
+    'release train',
+    'backlog',
+    'scope',
+    'theme',
+    'initiative',
+    'north star',
+  ],
+  [
+    'incident',
+    'outage',
+    'pager',
+    'postmortem',
+    'root cause',
+    'severity',
+    'mitigation',
+    'timeline',
+    'on-call',
+    'status page',
+  ],
+  [
+    'database',
+    'postgres',
+    'replication',
+    'failover',
+    'migration script',
+    'schema',
+    'vacuum',
+    'index bloat',
+    'connection pool',
+    'replica lag',
+  ],
+  [
+    'marketing campaign',
+    'landing page',
+    'newsletter',
+    'conversion',
+    'webinar',
+    'ad spend',
+    'funnel',
+    'lead magnet',
+    'audience',
+    'attribution',
+  ],
+  [
+    'churn',
+    'renewal',
+    'retention',
+    'cancellation',
+    'health score',
+    'win-back',
+    'downgrade',
+    'customer success',
+    'expansion',
+    'net revenue',
+  ],
+  [
+    'pricing',
+    'tier',
+    'discount',
+    'seat price',
+    'annual plan',
+    'usage billing',
+    'paywall',
+    'packaging',
+    'price increase',
+    'free trial',
+  ],
+  [
+    'onboarding',
+    'welcome email',
+    'activation',
+    'checklist',
+    'tutorial',
+    'first run',
+    'empty state',
+    'setup wizard',
+    'time to value',
+    'walkthrough',
+  ],
+  [
+    'mobile app',
+    'ios build',
+    'android',
+    'app store',
+    'push notification',
+    'testflight',
+    'crash rate',
+    'offline mode',
+    'deep link',
+    'tablet layout',
+  ],
+  [
+    'design review',
+    'mockup',
+    'figma',
+    'typography',
+    'spacing',
+    'color palette',
+    'component library',
+    'prototype',
+    'wireframe',
+    'icon set',
+  ],
+  [
+    'contract',
+    'clause',
+    'liability',
+    'indemnity',
+    'redline',
+    'counsel',
+    'signature',
+    'termination',
+    'master agreement',
+    'legal review',
+  ],
+  [
+    'sales pipeline',
+    'quota',
+    'deal desk',
+    'prospect',
+    'demo call',
+    'procurement',
+    'closing',
+    'forecast call',
+    'champion',
+    'territory',
+  ],
+  [
+    'support ticket',
+    'escalation',
+    'backlog queue',
+    'response time',
+    'macro',
+    'help center',
+    'satisfaction survey',
+    'triage',
+    'zendesk',
+    'refund request',
+  ],
+  [
+    'cloud cost',
+    'reserved instance',
+    'autoscaling',
+    'kubernetes',
+    'node pool',
+    'egress',
+    'storage tier',
+    'rightsizing',
+    'savings plan',
+    'cluster',
+  ],
+  [
+    'load test',
+    'latency',
+    'throughput',
+    'benchmark',
+    'profiling',
+    'flame graph',
+    'cache hit',
+    'p99',
+    'regression',
+    'capacity',
+  ],
+  [
+    'accessibility',
+    'screen reader',
+    'contrast ratio',
+    'keyboard navigation',
+    'aria label',
+    'wcag',
+    'focus order',
+    'captions',
+    'alt text',
+    'audit findings',
+  ],
+  [
+    'localization',
+    'translation',
+    'locale',
+    'german strings',
+    'right-to-left',
+    'glossary',
+    'date format',
+    'translator',
+    'currency display',
+    'pluralization',
+  ],
+  [
+    'privacy',
+    'gdpr',
+    'data retention',
+    'consent banner',
+    'deletion request',
+    'data processing',
+    'dpa',
+    'subprocessor',
+    'anonymization',
+    'privacy policy',
+  ],
+  [
+    'quarterly planning',
+    'okr',
+    'objective',
+    'key result',
+    'commitment',
+    'stretch goal',
+    'capacity planning',
+    'dependency',
+    'planning poker',
+    'quarter kickoff',
+  ],
+  [
+    'office move',
+    'lease',
+    'floor plan',
+    'desk booking',
+    'furniture',
+    'movers',
+    'parking',
+    'facilities',
+    'badge access',
+    'kitchen',
+  ],
+  [
+    'offsite',
+    'venue',
+    'agenda',
+    'team dinner',
+    'workshop',
+    'travel booking',
+    'hotel',
+    'icebreaker',
+    'hackathon',
+    'keynote',
+  ],
+  [
+    'vendor',
+    'rfp',
+    'shortlist',
+    'evaluation matrix',
+    'reference call',
+    'security questionnaire',
+    'pilot',
+    'procurement review',
+    'sla',
+    'vendor lock-in',
+  ],
+  [
+    'partnership',
+    'integration partner',
+    'co-marketing',
+    'revenue share',
+    'marketplace listing',
+    'joint customer',
+    'partner portal',
+    'referral fee',
+    'alliance',
+    'reseller',
+  ],
+  [
+    'fundraising',
+    'investor',
+    'term sheet',
+    'valuation',
+    'pitch deck',
+    'due diligence',
+    'runway',
+    'series b',
+    'cap table',
+    'lead investor',
+  ],
+  [
+    'board meeting',
+    'board deck',
+    'director',
+    'governance',
+    'committee',
+    'minutes',
+    'resolution',
+    'option grant',
+    'audit committee',
+    'board approval',
+  ],
+  [
+    'analytics',
+    'dashboard',
+    'cohort',
+    'retention curve',
+    'event tracking',
+    'metric definition',
+    'funnel report',
+    'warehouse query',
+    'looker',
+    'segment',
+  ],
+  [
+    'experiment',
+    'a/b test',
+    'variant',
+    'control group',
+    'statistical significance',
+    'sample size',
+    'holdout',
+    'uplift',
+    'hypothesis',
+    'guardrail metric',
+  ],
+  [
+    'api versioning',
+    'deprecation',
+    'breaking change',
+    'sdk',
+    'endpoint',
+    'changelog',
+    'rate limit',
+    'webhook',
+    'openapi',
+    'client library',
+  ],
+  [
+    'billing system',
+    'stripe',
+    'proration',
+    'dunning',
+    'failed payment',
+    'credit note',
+    'tax calculation',
+    'subscription',
+    'chargeback',
+    'payment method',
+  ],
+  [
+    'search relevance',
+    'ranking',
+    'embedding',
+    'query log',
+    'synonym',
+    'recall',
+    'precision',
+    'reranker',
+    'vector index',
+    'typo tolerance',
+  ],
+  [
+    'machine learning',
+    'training data',
+    'model drift',
+    'feature store',
+    'inference',
+    'gpu',
+    'evaluation set',
+    'labeling',
+    'fine-tuning',
+    'overfitting',
+  ],
+  [
+    'documentation',
+    'docs site',
+    'api reference',
+    'guide',
+    'code sample',
+    'style guide',
+    'docs review',
+    'quickstart',
+    'screenshot',
+    'versioned docs',
+  ],
+  [
+    'security',
+    'penetration test',
+    'vulnerability',
+    'patch',
+    'access review',
+    'sso',
+    'mfa',
+    'secrets rotation',
+    'phishing',
+    'threat model',
+  ],
+  [
+    'compliance',
+    'soc 2',
+    'auditor',
+    'control',
+    'evidence collection',
+    'iso 27001',
+    'policy review',
+    'risk register',
+    'hipaa',
+    'attestation',
+  ],
+  [
+    'performance review',
+    'calibration',
+    'promotion',
+    'feedback',
+    'self assessment',
+    'career ladder',
+    'compensation',
+    'manager review',
+    'growth plan',
+    'peer review',
+  ],
+  [
+    'customer interview',
+    'user research',
+    'persona',
+    'pain point',
+    'jobs to be done',
+    'usability test',
+    'research synthesis',
+    'insight',
+    'recruiting participants',
+    'discussion guide',
+  ],
+  [
+    'brand',
+    'logo',
+    'rebrand',
+    'tagline',
+    'brand guidelines',
+    'voice and tone',
+    'illustration',
+    'website refresh',
+    'agency',
+    'brand launch',
+  ],
+  [
+    'warehouse',
+    'shipping',
+    'inventory',
+    'fulfillment',
+    'carrier',
+    'pick and pack',
+    'stockout',
+    'returns',
+    'logistics',
+    'pallet',
+  ],
+  [
+    'fraud',
+    'chargeback rate',
+    'risk score',
+    'suspicious account',
+    'velocity check',
+    'card testing',
+    'manual review',
+    'fraud rule',
+    'blocklist',
+    'account takeover',
+  ],
 ];
 
-const NAMES = ['Ana', 'Ben', 'Chloé', 'Dmitri', 'Eva', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kemi', 'Luis', 'Maya', 'Noor', 'Omar', 'Priya'];
-const VERBS = ['review', 'update', 'finish', 'check', 'share', 'schedule', 'prioritise', 'estimate', 'draft', 'revisit', 'unblock', 'document', 'ship', 'test', 'measure', 'simplify'];
-const ADJS = ['fine', 'risky', 'behind', 'ahead of plan', 'great', 'unclear', 'expensive', 'slow', 'stable', 'messy', 'promising', 'blocked'];
-const FILLER = ['plan', 'decision', 'follow-up', 'deadline', 'owner', 'priority', 'document', 'proposal', 'estimate', 'question', 'blocker', 'summary', 'next step', 'update'];
+const NAMES = [
+  'Ana',
+  'Ben',
+  'Chloé',
+  'Dmitri',
+  'Eva',
+  'Farid',
+  'Grace',
+  'Hiro',
+  'Ines',
+  'Jonas',
+  'Kemi',
+  'Luis',
+  'Maya',
+  'Noor',
+  'Omar',
+  'Priya',
+];
+const VERBS = [
+  'review',
+  'update',
+  'finish',
+  'check',
+  'share',
+  'schedule',
+  'prioritise',
+  'estimate',
+  'draft',
+  'revisit',
+  'unblock',
+  'document',
+  'ship',
+  'test',
+  'measure',
+  'simplify',
+];
+const ADJS = [
+  'fine',
+  'risky',
+  'behind',
+  'ahead of plan',
+  'great',
+  'unclear',
+  'expensive',
+  'slow',
+  'stable',
+  'messy',
+  'promising',
+  'blocked',
+];
+const FILLER = [
+  'plan',
+  'decision',
+  'follow-up',
+  'deadline',
+  'owner',
+  'priority',
+  'document',
+  'proposal',
+  'estimate',
+  'question',
+  'blocker',
+  'summary',
+  'next step',
+  'update',
+];
 const PERIODS = ['week', 'sprint', 'month', 'quarter'];
 const UNITS = ['minutes', 'hours', 'days', 'weeks'];
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'the end of the month', 'next week'];
@@ -191,15 +701,24 @@ function sentence(rng: Rng, main: number, second: number): string {
   };
   const text = pick(rng, TEMPLATES).replace(/\{(.)\}/g, (_, slot: string) => {
     switch (slot) {
-      case 't': return topicWord();
-      case 'v': return pick(rng, VERBS);
-      case 'a': return pick(rng, ADJS);
-      case 'f': return pick(rng, FILLER);
-      case 'p': return pick(rng, PERIODS);
-      case 'u': return pick(rng, UNITS);
-      case 'd': return pick(rng, DAYS);
-      case 'n': return pick(rng, NAMES);
-      default: return String(intBetween(rng, 2, 95));
+      case 't':
+        return topicWord();
+      case 'v':
+        return pick(rng, VERBS);
+      case 'a':
+        return pick(rng, ADJS);
+      case 'f':
+        return pick(rng, FILLER);
+      case 'p':
+        return pick(rng, PERIODS);
+      case 'u':
+        return pick(rng, UNITS);
+      case 'd':
+        return pick(rng, DAYS);
+      case 'n':
+        return pick(rng, NAMES);
+      default:
+        return String(intBetween(rng, 2, 95));
     }
   });
   return text[0]!.toUpperCase() + text.slice(1);
@@ -216,9 +735,17 @@ function makeMeeting(rng: Rng, favourites: number[], passageCount: number, creat
   while (drafts.length <= passageCount) {
     // A segment of one to three sentences (~60–250 characters); ~2 new segments per passage.
     for (let i = 0; i < passageCount * 2 + 4; i++) {
-      const content = Array.from({ length: intBetween(rng, 1, 3) }, () => sentence(rng, main, second)).join(' ');
+      const content = Array.from({ length: intBetween(rng, 1, 3) }, () => sentence(rng, main, second)).join(
+        ' ',
+      );
       const length = 3 + content.length / 15;
-      segments.push({ sequence: segments.length + 1, speaker: pick(rng, speakers), content, startTime: round(clock, 2), endTime: round(clock + length, 2) });
+      segments.push({
+        sequence: segments.length + 1,
+        speaker: pick(rng, speakers),
+        content,
+        startTime: round(clock, 2),
+        endTime: round(clock + length, 2),
+      });
       clock += length + rng() * 2;
     }
     drafts = makePassages(segments);
@@ -309,14 +836,28 @@ interface MeasuredAccount {
   passages: number;
 }
 
-async function loadCorpus(label: string, database: Database): Promise<{ stats: LoadStats; measured: MeasuredAccount[] }> {
+async function loadCorpus(
+  label: string,
+  database: Database,
+): Promise<{ stats: LoadStats; measured: MeasuredAccount[] }> {
   const rng = mulberry32(SEED);
   const sizes = accountSizes(rng);
   // The typical account: the median size among the others.
-  const order = sizes.map((s, i) => [s, i] as const).slice(2).sort((a, b) => a[0] - b[0]);
+  const order = sizes
+    .map((s, i) => [s, i] as const)
+    .slice(2)
+    .sort((a, b) => a[0] - b[0]);
   const typicalIndex = order[Math.floor(order.length / 2)]![1];
   const embedder = new LocalEmbedder({ dimensions: DIMENSIONS });
-  const stats: LoadStats = { accounts: 0, meetings: 0, segments: 0, passages: 0, generateMs: 0, embedMs: 0, insertMs: 0 };
+  const stats: LoadStats = {
+    accounts: 0,
+    meetings: 0,
+    segments: 0,
+    passages: 0,
+    generateMs: 0,
+    embedMs: 0,
+    insertMs: 0,
+  };
   const measured: MeasuredAccount[] = [];
   const runId = Date.now().toString(36);
 
@@ -326,7 +867,11 @@ async function loadCorpus(label: string, database: Database): Promise<{ stats: L
   for (let i = 0; i < sizes.length; i++) {
     const which = i === 0 ? 'small' : i === 1 ? 'large' : i === typicalIndex ? 'typical' : null;
     if (which) {
-      const account = await createAccount(database.db, { email: `bench-${which}-${runId}@example.com`, plan: 'enterprise', earlyAccess: true });
+      const account = await createAccount(database.db, {
+        email: `bench-${which}-${runId}@example.com`,
+        plan: 'enterprise',
+        earlyAccess: true,
+      });
       const { plaintext } = await createApiKey(database.db, { accountId: account.id });
       accountIds.push(account.id);
       measured.push({ label: which, id: account.id, key: plaintext, passages: sizes[i]! });
@@ -338,7 +883,10 @@ async function loadCorpus(label: string, database: Database): Promise<{ stats: L
   }
   let started = performance.now();
   for (let i = 0; i < others.length; i += INSERT_ROWS.meetings) {
-    await exec(database, `insert into accounts (id, email, plan, early_access) values ${others.slice(i, i + INSERT_ROWS.meetings).join(',')}`);
+    await exec(
+      database,
+      `insert into accounts (id, email, plan, early_access) values ${others.slice(i, i + INSERT_ROWS.meetings).join(',')}`,
+    );
   }
   stats.insertMs += performance.now() - started;
   stats.accounts = sizes.length;
@@ -394,7 +942,8 @@ async function loadCorpus(label: string, database: Database): Promise<{ stats: L
     while (remaining > 0) {
       const t = performance.now();
       // 8 to 30 passages a meeting (the small account: two meetings of 10).
-      let count = a === 0 ? Math.min(remaining, Math.ceil(SMALL / 2)) : Math.min(remaining, intBetween(rng, 8, 30));
+      let count =
+        a === 0 ? Math.min(remaining, Math.ceil(SMALL / 2)) : Math.min(remaining, intBetween(rng, 8, 30));
       if (remaining - count > 0 && remaining - count < 3) count = remaining;
       remaining -= count;
       // Distinct created_at per account (D5): meetings an hour and a few seconds apart.
@@ -405,11 +954,22 @@ async function loadCorpus(label: string, database: Database): Promise<{ stats: L
         `(${quote(meeting.id)},${quote(accountId)},${quote(meeting.title)},'${meeting.platform}','en',${ts(startedAt)},${ts(createdAt)},${meeting.durationSeconds},${ts(createdAt)},${ts(createdAt)})`,
       );
       for (const s of meeting.segments) {
-        segmentRows.push(`(${quote(meeting.id)},${s.sequence},${quote(s.speaker)},${quote(s.content)},${s.startTime},${s.endTime})`);
+        segmentRows.push(
+          `(${quote(meeting.id)},${s.sequence},${quote(s.speaker)},${quote(s.content)},${s.startTime},${s.endTime})`,
+        );
       }
       for (const p of meeting.passages) {
         passageTexts.push({
-          row: [quote(randomUUID()), quote(meeting.id), quote(accountId), String(p.position), quote(p.text), String(p.firstSequence), String(p.lastSequence), quote(embedder.model)],
+          row: [
+            quote(randomUUID()),
+            quote(meeting.id),
+            quote(accountId),
+            String(p.position),
+            quote(p.text),
+            String(p.firstSequence),
+            String(p.lastSequence),
+            quote(embedder.model),
+          ],
           text: p.text,
         });
       }
@@ -424,7 +984,10 @@ async function loadCorpus(label: string, database: Database): Promise<{ stats: L
   process.stderr.write('\n');
   // As the app keeps it (D5): the account's last handed-out created_at.
   started = performance.now();
-  await exec(database, `update accounts a set last_meeting_created_at = m.last from (select account_id, max(created_at) as last from meetings group by account_id) m where m.account_id = a.id`);
+  await exec(
+    database,
+    `update accounts a set last_meeting_created_at = m.last from (select account_id, max(created_at) as last from meetings group by account_id) m where m.account_id = a.id`,
+  );
   stats.insertMs += performance.now() - started;
   return { stats, measured };
 }
@@ -432,7 +995,11 @@ async function loadCorpus(label: string, database: Database): Promise<{ stats: L
 // ---------------------------------------------------------------------------------------------
 // Measuring
 
-const percentileOf = (xs: number[], p: number) => percentile([...xs].sort((a, b) => a - b), p);
+const percentileOf = (xs: number[], p: number) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    p,
+  );
 
 interface Hit {
   id: string;
@@ -464,11 +1031,18 @@ const forcedHnswSql = (accountId: string, literal: string, limit: number) => sql
     from passages p join meetings m on m.id = p.meeting_id where p.account_id::text = ${accountId} and p.embedding is not null
     order by p.embedding <=> ${literal}::vector limit ${limit}
   ) s order by distance, id`;
-const FORCE_SETTINGS = ['set local enable_seqscan = off', 'set local enable_bitmapscan = off', 'set local enable_sort = off'];
+const FORCE_SETTINGS = [
+  'set local enable_seqscan = off',
+  'set local enable_bitmapscan = off',
+  'set local enable_sort = off',
+];
 
 /** As vector-search.ts sets them. */
 const APP_EF_SEARCH = 400;
-const hnswSettings = (efSearch = APP_EF_SEARCH) => ['set local hnsw.iterative_scan = relaxed_order', `set local hnsw.ef_search = ${efSearch}`];
+const hnswSettings = (efSearch = APP_EF_SEARCH) => [
+  'set local hnsw.iterative_scan = relaxed_order',
+  `set local hnsw.ef_search = ${efSearch}`,
+];
 const HNSW_SETTINGS = hnswSettings();
 
 /** vectorSearch's first query on every search: does the account have more than exactMaxRows candidates? */
@@ -483,11 +1057,20 @@ async function runExact(db: Db, accountId: string, literal: string): Promise<Hit
   return rows.map((r) => ({ id: r.id, distance: Number(r.distance) }));
 }
 
-async function runHnsw(db: Db, accountId: string, literal: string, opts: { forced?: boolean; efSearch?: number } = {}): Promise<Hit[]> {
+async function runHnsw(
+  db: Db,
+  accountId: string,
+  literal: string,
+  opts: { forced?: boolean; efSearch?: number } = {},
+): Promise<Hit[]> {
   const forced = opts.forced ?? false;
   return db.transaction(async (tx) => {
-    for (const s of [...hnswSettings(opts.efSearch), ...(forced ? FORCE_SETTINGS : [])]) await tx.execute(sql.raw(s));
-    const rows = await queryRows<{ id: string; distance: number }>(tx, (forced ? forcedHnswSql : hnswSql)(accountId, literal, K));
+    for (const s of [...hnswSettings(opts.efSearch), ...(forced ? FORCE_SETTINGS : [])])
+      await tx.execute(sql.raw(s));
+    const rows = await queryRows<{ id: string; distance: number }>(
+      tx,
+      (forced ? forcedHnswSql : hnswSql)(accountId, literal, K),
+    );
     return rows.map((r) => ({ id: r.id, distance: Number(r.distance) }));
   });
 }
@@ -510,7 +1093,9 @@ function recall(exact: Hit[], found: { id?: string; distance: number }[]): numbe
   if (exact.length === 0) return 1;
   const ids = new Set(exact.map((h) => h.id));
   const kth = exact.at(-1)!.distance;
-  const good = found.slice(0, exact.length).filter((h) => (h.id !== undefined && ids.has(h.id)) || h.distance <= kth + 1e-6).length;
+  const good = found
+    .slice(0, exact.length)
+    .filter((h) => (h.id !== undefined && ids.has(h.id)) || h.distance <= kth + 1e-6).length;
   return good / exact.length;
 }
 
@@ -551,7 +1136,8 @@ async function timeHttp(url: string, key: string, queries: string[]) {
 }
 
 async function timeSql(run: (literal: string) => Promise<Hit[]>, literals: string[]) {
-  for (let i = 0; i < WARM_UP; i++) await run(literals[(literals.length - 1 - i + literals.length) % literals.length]!);
+  for (let i = 0; i < WARM_UP; i++)
+    await run(literals[(literals.length - 1 - i + literals.length) % literals.length]!);
   const times: number[] = [];
   const results: Hit[][] = [];
   for (const literal of literals) {
@@ -628,7 +1214,9 @@ async function bench(label: string, database: Database) {
   started = performance.now();
   await database.db.transaction(async (tx) => {
     await tx.execute(sql.raw(`set local maintenance_work_mem = '${workMem.replace(/'/g, '')}'`));
-    await tx.execute(sql.raw('create index passages_embedding_hnsw on passages using hnsw (embedding vector_cosine_ops)'));
+    await tx.execute(
+      sql.raw('create index passages_embedding_hnsw on passages using hnsw (embedding vector_cosine_ops)'),
+    );
   });
   phases['index build s'] = seconds(performance.now() - started);
   phases['maintenance_work_mem'] = workMem;
@@ -643,7 +1231,9 @@ async function bench(label: string, database: Database) {
   const queries = makeQueries(mulberry32(SEED + 1));
   const embedder = new LocalEmbedder({ dimensions: DIMENSIONS });
   const literals = (await embedder.embed(queries)).map(toVectorLiteral);
-  const services: Services = createServices(parseEnv({ EMBEDDINGS_PROVIDER: 'local', EMBEDDINGS_DIMENSIONS: String(DIMENSIONS) }));
+  const services: Services = createServices(
+    parseEnv({ EMBEDDINGS_PROVIDER: 'local', EMBEDDINGS_DIMENSIONS: String(DIMENSIONS) }),
+  );
   const lowered: Services = { ...services, exactSearchMaxRows: HNSW_THRESHOLD };
   const serve = (s: Services) => {
     // The /v1 facade alone: the settings app's handlers (next-auth) are not needed to search.
@@ -663,7 +1253,8 @@ async function bench(label: string, database: Database) {
       const hnswPlan = await planOf(database.db, hnswSql(account.id, literals[0]!, K), HNSW_SETTINGS);
       const httpDefault = await timeHttp(defaultServer.url, account.key, queries);
       const defaultPath = account.passages <= services.exactSearchMaxRows ? 'exact' : 'hnsw';
-      const httpRecall = (results: { distance: number }[][]) => round(mean(results.map((r, i) => recall(exact.results[i]!, r))), 3);
+      const httpRecall = (results: { distance: number }[][]) =>
+        round(mean(results.map((r, i) => recall(exact.results[i]!, r))), 3);
       const minHits = (results: unknown[][]) => Math.min(...results.map((r) => r.length));
       rows.push({
         database: label,
@@ -683,7 +1274,8 @@ async function bench(label: string, database: Database) {
       });
       // The HNSW path: straight SQL for every account (it shows why small accounts are searched
       // exactly); over HTTP for the accounts above the lowered threshold.
-      const overHttp = account.passages > HNSW_THRESHOLD ? await timeHttp(loweredServer.url, account.key, queries) : null;
+      const overHttp =
+        account.passages > HNSW_THRESHOLD ? await timeHttp(loweredServer.url, account.key, queries) : null;
       rows.push({
         database: label,
         account: account.label,
@@ -712,13 +1304,20 @@ async function bench(label: string, database: Database) {
             'sql p95 ms': round(percentileOf(run.times, 95)),
             'sql min hits': minHits(run.results),
             'sql recall@10': round(mean(run.results.map((r, i) => recall(exact.results[i]!, r))), 3),
-            'sql plan': await planOf(database.db, hnswSql(account.id, literals[0]!, K), hnswSettings(efSearch)),
+            'sql plan': await planOf(
+              database.db,
+              hnswSql(account.id, literals[0]!, K),
+              hnswSettings(efSearch),
+            ),
           });
         }
       }
       if (hnswPlan !== 'hnsw index') {
         // The planner answered the HNSW query exactly: measure what the index itself would give.
-        const forcedPlan = await planOf(database.db, forcedHnswSql(account.id, literals[0]!, K), [...HNSW_SETTINGS, ...FORCE_SETTINGS]);
+        const forcedPlan = await planOf(database.db, forcedHnswSql(account.id, literals[0]!, K), [
+          ...HNSW_SETTINGS,
+          ...FORCE_SETTINGS,
+        ]);
         const forced = await timeSql((l) => runHnsw(database.db, account.id, l, { forced: true }), literals);
         rows.push({
           database: label,
@@ -782,4 +1381,13 @@ for (const kind of kinds) {
     await database.close();
   }
 }
-console.log(JSON.stringify({ passages: PASSAGES, accounts: ACCOUNTS, queries: QUERIES, k: K, hnswThreshold: HNSW_THRESHOLD, results: output }));
+console.log(
+  JSON.stringify({
+    passages: PASSAGES,
+    accounts: ACCOUNTS,
+    queries: QUERIES,
+    k: K,
+    hnswThreshold: HNSW_THRESHOLD,
+    results: output,
+  }),
+);

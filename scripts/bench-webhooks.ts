@@ -46,7 +46,8 @@ const WORKER_INTERVAL_MS = 1000;
 /** How long the latency run waits for the last deliveries after the last event. */
 const SETTLE_TIMEOUT_MS = 30_000;
 
-const makeServices = (kick?: () => void): Services => createServices(parseEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }), kick);
+const makeServices = (kick?: () => void): Services =>
+  createServices(parseEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }), kick);
 const round1 = (n: number) => +n.toFixed(1);
 const nowMs = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
@@ -74,7 +75,9 @@ async function startReceiver() {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
       let createdAt = NaN;
       try {
-        createdAt = Date.parse((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { created_at: string }).created_at);
+        createdAt = Date.parse(
+          (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { created_at: string }).created_at,
+        );
       } catch {
         /* counted as NaN */
       }
@@ -123,14 +126,25 @@ function checkExactlyOnce(expected: Set<string>, arrivals: Arrival[]) {
     duplicates,
     missing,
     unexpected,
-    summary: ok ? `ok: ${expected.size}/${expected.size} exactly once` : `FAILED: ${seen.size}/${expected.size} unique, ${duplicates} dup, ${missing} missing, ${unexpected} unexpected`,
+    summary: ok
+      ? `ok: ${expected.size}/${expected.size} exactly once`
+      : `FAILED: ${seen.size}/${expected.size} unique, ${duplicates} dup, ${missing} missing, ${unexpected} unexpected`,
   };
 }
 
 async function accountWithEndpoints(database: Database, receiver: Receiver, tag: string, endpoints: number) {
-  const account = await createAccount(database.db, { email: `bench-${tag}-${Date.now()}@example.com`, plan: 'enterprise', earlyAccess: true });
+  const account = await createAccount(database.db, {
+    email: `bench-${tag}-${Date.now()}@example.com`,
+    plan: 'enterprise',
+    earlyAccess: true,
+  });
   for (let i = 0; i < endpoints; i++) {
-    await createEndpoint(database.db, { accountId: account.id, url: `${receiver.url}/${tag}/${i}`, events: [...WEBHOOK_EVENTS], form: 'A' });
+    await createEndpoint(database.db, {
+      accountId: account.id,
+      url: `${receiver.url}/${tag}/${i}`,
+      events: [...WEBHOOK_EVENTS],
+      form: 'A',
+    });
   }
   return account;
 }
@@ -157,7 +171,10 @@ async function databaseState(database: Database, accountId: string) {
     .from(deliveryAttempts)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, deliveryAttempts.endpointId))
     .where(and(eq(webhookEndpoints.accountId, accountId)));
-  return { statuses: Object.fromEntries(statuses.map((s) => [s.status, Number(s.n)])), attempts: Number(attempts?.n ?? 0) };
+  return {
+    statuses: Object.fromEntries(statuses.map((s) => [s.status, Number(s.n)])),
+    attempts: Number(attempts?.n ?? 0),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -169,7 +186,10 @@ async function throughput(database: Database, receiver: Receiver, dispatchers: n
   const meetings = Math.ceil(DELIVERIES / ENDPOINTS);
   const madeAt = performance.now();
   for (let i = 0; i < meetings; i++) {
-    await createMeeting(database.db, { kick: () => {} }, account.id, { title: `Webhook bench ${i}`, platform: 'zoom' });
+    await createMeeting(database.db, { kick: () => {} }, account.id, {
+      title: `Webhook bench ${i}`,
+      platform: 'zoom',
+    });
   }
   const eventSeconds = (performance.now() - madeAt) / 1000;
   const expected = await deliveryIdsOf(database, account.id);
@@ -178,7 +198,9 @@ async function throughput(database: Database, receiver: Receiver, dispatchers: n
   const services = Array.from({ length: dispatchers }, (_, i) => (shared || i === 0 ? base : makeServices()));
   receiver.take();
   const started = performance.now();
-  const counts: WorkCounts[] = await Promise.all(services.map((s) => runDueWork(database.db, s, { budgetMs: 600_000 })));
+  const counts: WorkCounts[] = await Promise.all(
+    services.map((s) => runDueWork(database.db, s, { budgetMs: 600_000 })),
+  );
   const seconds = (performance.now() - started) / 1000;
   const arrivals = receiver.take();
   await Promise.all([...new Set(services)].map((s) => s.webhooks.sender.close()));
@@ -186,9 +208,17 @@ async function throughput(database: Database, receiver: Receiver, dispatchers: n
   const check = checkExactlyOnce(expected, arrivals);
   const state = await databaseState(database, account.id);
   const succeeded = counts.reduce((n, c) => n + c.deliveries_succeeded, 0);
-  const dbOk = state.statuses.succeeded === expected.size && state.attempts === expected.size && succeeded === expected.size;
-  const label = dispatchers === 1 ? '1 dispatcher' : `${dispatchers} dispatchers (${shared ? 'one shared Services' : 'a Services each'})`;
-  process.stderr.write(`${database.kind}: ${label}: ${expected.size} deliveries in ${seconds.toFixed(2)} s, ${check.summary}\n`);
+  const dbOk =
+    state.statuses.succeeded === expected.size &&
+    state.attempts === expected.size &&
+    succeeded === expected.size;
+  const label =
+    dispatchers === 1
+      ? '1 dispatcher'
+      : `${dispatchers} dispatchers (${shared ? 'one shared Services' : 'a Services each'})`;
+  process.stderr.write(
+    `${database.kind}: ${label}: ${expected.size} deliveries in ${seconds.toFixed(2)} s, ${check.summary}\n`,
+  );
   return {
     measure: `throughput, ${label}`,
     dispatchers,
@@ -224,14 +254,27 @@ const SEGMENTS = [
 type LatencyMode = 'mixed' | 'started only';
 
 async function latency(database: Database, receiver: Receiver, mode: LatencyMode) {
-  const account = await accountWithEndpoints(database, receiver, mode === 'mixed' ? 'lat-mixed' : 'lat-started', LATENCY_ENDPOINTS);
+  const account = await accountWithEndpoints(
+    database,
+    receiver,
+    mode === 'mixed' ? 'lat-mixed' : 'lat-started',
+    LATENCY_ENDPOINTS,
+  );
   const { plaintext: key } = await createApiKey(database.db, { accountId: account.id });
 
   // As server/runtime/handlers.ts wires it: the services' kick is the worker's.
   let worker: Worker | null = null;
   const services = makeServices(() => worker?.kick());
-  worker = startWorker({ getDatabase: async () => database, services: () => services, intervalMs: WORKER_INTERVAL_MS });
-  const handlers = createAppHandlers({ getDatabase: async () => database, services, cron: { secret: undefined, openWithoutSecret: false } });
+  worker = startWorker({
+    getDatabase: async () => database,
+    services: () => services,
+    intervalMs: WORKER_INTERVAL_MS,
+  });
+  const handlers = createAppHandlers({
+    getDatabase: async () => database,
+    services,
+    cron: { secret: undefined, openWithoutSecret: false },
+  });
   const server = await serveNode((p) => routeFor(handlers, p));
 
   const requestTimes: number[] = [];
@@ -250,8 +293,10 @@ async function latency(database: Database, receiver: Receiver, mode: LatencyMode
   let meetingId = '';
   /** Event i: mixed, the round robin meeting.started, meeting.transcribed, summary.ready; else meeting.started. */
   async function produce(i: number) {
-    if (mode === 'started only' || i % 3 === 0) meetingId = (await post('/meetings', { title: `Latency ${i}`, platform: 'zoom' })).id;
-    else if (i % 3 === 1) await post(`/meetings/${meetingId}/transcript`, { segments: SEGMENTS, generate_summary: false });
+    if (mode === 'started only' || i % 3 === 0)
+      meetingId = (await post('/meetings', { title: `Latency ${i}`, platform: 'zoom' })).id;
+    else if (i % 3 === 1)
+      await post(`/meetings/${meetingId}/transcript`, { segments: SEGMENTS, generate_summary: false });
     else await post(`/meetings/${meetingId}/summary`, { summary: SUMMARY });
   }
   async function settle(expected: number) {
@@ -276,7 +321,9 @@ async function latency(database: Database, receiver: Receiver, mode: LatencyMode
     const producedSeconds = (performance.now() - started) / 1000;
     await settle(EVENTS * LATENCY_ENDPOINTS);
     const arrivals = receiver.take();
-    const expected = new Set([...(await deliveryIdsOf(database, account.id))].filter((id) => !before.has(id)));
+    const expected = new Set(
+      [...(await deliveryIdsOf(database, account.id))].filter((id) => !before.has(id)),
+    );
     const check = checkExactlyOnce(expected, arrivals);
 
     const firstArrival = new Map<string, Arrival>();
@@ -292,10 +339,15 @@ async function latency(database: Database, receiver: Receiver, mode: LatencyMode
     };
     const all = [...firstArrival.values()];
     const byEvent = Object.fromEntries(
-      ['meeting.started', 'meeting.transcribed', 'summary.ready'].map((e) => [e, stats(all.filter((a) => a.event === e))]),
+      ['meeting.started', 'meeting.transcribed', 'summary.ready'].map((e) => [
+        e,
+        stats(all.filter((a) => a.event === e)),
+      ]),
     );
     const sortedRequests = [...requestTimes].sort((a, b) => a - b);
-    process.stderr.write(`${database.kind}: latency (${mode}): ${all.length} first attempts, ${check.summary}\n`);
+    process.stderr.write(
+      `${database.kind}: latency (${mode}): ${all.length} first attempts, ${check.summary}\n`,
+    );
     return {
       mode,
       events: EVENTS,
@@ -324,7 +376,10 @@ async function bench(database: Database, receiver: Receiver) {
   runs.push(await throughput(database, receiver, 1, true));
   runs.push(await throughput(database, receiver, 4, true));
   runs.push(await throughput(database, receiver, 4, false));
-  const latencies = [await latency(database, receiver, 'mixed'), await latency(database, receiver, 'started only')];
+  const latencies = [
+    await latency(database, receiver, 'mixed'),
+    await latency(database, receiver, 'started only'),
+  ];
   const seconds = +((performance.now() - started) / 1000).toFixed(1);
 
   const table = [
@@ -339,7 +394,9 @@ async function bench(database: Database, receiver: Receiver) {
       check: `${r.exactly_once.summary}${r.database_check.ok ? '' : ' (database disagrees)'}`,
     })),
     ...latencies.flatMap((lat) =>
-      Object.entries(lat.mode === 'mixed' ? { 'all events': lat.all, ...lat.by_event } : { 'meeting.started': lat.all })
+      Object.entries(
+        lat.mode === 'mixed' ? { 'all events': lat.all, ...lat.by_event } : { 'meeting.started': lat.all },
+      )
         .filter(([, s]) => s.n > 0)
         .map(([name, s], i) => ({
           measure: `event → first attempt (${lat.mode}), ${name}`,

@@ -19,7 +19,10 @@ function canSudo() {
 
 let browser = findBrowser({ env });
 // The user named a browser; installing another one would hide their mistake.
-if (!browser.found && browser.explicit) stop(`${browser.reason}. Point CHROMIUM_PATH at a Chromium binary, or unset it to use ${DEBIAN_CHROMIUM}. No test was run.`);
+if (!browser.found && browser.explicit)
+  stop(
+    `${browser.reason}. Point CHROMIUM_PATH at a Chromium binary, or unset it to use ${DEBIAN_CHROMIUM}. No test was run.`,
+  );
 
 const packages = [];
 const missing = [];
@@ -45,20 +48,30 @@ if (plan.action === 'install') {
   for (const [command, ...args] of plan.commands) {
     const result = spawnSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     if (result.status !== 0) {
-      const output = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}`.trim().split('\n').slice(-15).join('\n');
-      stop(`\`${[command, ...args].join(' ')}\` failed (exit ${result.status}):\n${output}\nNo test was run.`);
+      const output = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}`
+        .trim()
+        .split('\n')
+        .slice(-15)
+        .join('\n');
+      stop(
+        `\`${[command, ...args].join(' ')}\` failed (exit ${result.status}):\n${output}\nNo test was run.`,
+      );
     }
   }
   browser = findBrowser({ env });
   if (!browser.found) stop(`installed chromium, yet still no browser: ${browser.reason}. No test was run.`);
-  if (!findOnPath('openssl', env)) stop('installed openssl, yet no openssl command is on PATH. No test was run.');
+  if (!findOnPath('openssl', env))
+    stop('installed openssl, yet no openssl command is on PATH. No test was run.');
 }
 
 // A browser that exists but cannot start (a broken install, missing libraries) is caught here,
 // not halfway through the suite.
 const version = spawnSync(browser.path, ['--version'], { encoding: 'utf8', timeout: 60_000 });
 if (version.status !== 0) {
-  const output = `${version.stdout ?? ''}${version.stderr ?? ''}${version.error ? String(version.error) : ''}`.trim();
-  stop(`${browser.path} (${browser.source}) does not run: \`${browser.path} --version\` failed:\n${output}\nFix it or set CHROMIUM_PATH to a working Chromium. No test was run.`);
+  const output =
+    `${version.stdout ?? ''}${version.stderr ?? ''}${version.error ? String(version.error) : ''}`.trim();
+  stop(
+    `${browser.path} (${browser.source}) does not run: \`${browser.path} --version\` failed:\n${output}\nFix it or set CHROMIUM_PATH to a working Chromium. No test was run.`,
+  );
 }
 console.log(`test tools: ${version.stdout.trim()} at ${browser.path} (${browser.source}); openssl ok`);

@@ -43,13 +43,28 @@ if (!base) {
   await assertDimensions(database.db, env.EMBEDDINGS_DIMENSIONS);
   let worker: { kick(): void; stop(): Promise<void> } | undefined;
   const services = { ...createServices(env), kick: () => worker?.kick() };
-  worker = startWorker({ getDatabase: async () => database, services: () => services, intervalMs: env.WORKER_INTERVAL_MS });
-  const deps = { getDatabase: async () => database, services, cron: { secret: undefined, openWithoutSecret: false } };
+  worker = startWorker({
+    getDatabase: async () => database,
+    services: () => services,
+    intervalMs: env.WORKER_INTERVAL_MS,
+  });
+  const deps = {
+    getDatabase: async () => database,
+    services,
+    cron: { secret: undefined, openWithoutSecret: false },
+  };
   const v1 = createV1Handler(deps);
   const recorder = createRecorderHandler(deps);
-  const server = await serveNode((path) => (path.startsWith(RECORDER_PREFIX) ? recorder : path.startsWith('/v1') ? v1 : undefined));
+  const server = await serveNode((path) =>
+    path.startsWith(RECORDER_PREFIX) ? recorder : path.startsWith('/v1') ? v1 : undefined,
+  );
   base = server.url;
-  const account = await createAccount(database.db, { email: `eval-${Date.now()}@example.com`, plan: 'enterprise', earlyAccess: true, dailyLimit: null });
+  const account = await createAccount(database.db, {
+    email: `eval-${Date.now()}@example.com`,
+    plan: 'enterprise',
+    earlyAccess: true,
+    dailyLimit: null,
+  });
   key = (await createApiKey(database.db, { accountId: account.id, form: 'A' })).plaintext;
   close = async () => {
     await worker?.stop();
@@ -59,21 +74,39 @@ if (!base) {
 }
 
 async function call(path: string, init: RequestInit = {}) {
-  const res = await fetch(base + path, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...init.headers } });
+  const res = await fetch(base + path, {
+    ...init,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...init.headers },
+  });
   const json = (await res.json().catch(() => undefined)) as any;
   if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
 }
 
-const sentences = (text: string) => text.match(/[^.!?]+[.!?]+(\s+|$)|[^.!?]+$/g)!.map((s) => s.trim()).filter(Boolean);
+const sentences = (text: string) =>
+  text
+    .match(/[^.!?]+[.!?]+(\s+|$)|[^.!?]+$/g)!
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 const noteOf = new Map<string, string>();
 const recordedAt = Date.now();
 for (const p of set.passages) {
-  const { id } = await call('/api/recorder/meetings', { method: 'POST', body: JSON.stringify({ title: `eval ${p.id}`, platform: 'zoom' }) });
+  const { id } = await call('/api/recorder/meetings', {
+    method: 'POST',
+    body: JSON.stringify({ title: `eval ${p.id}`, platform: 'zoom' }),
+  });
   let t = 0;
-  const segments = sentences(p.text).map((content, i) => ({ speaker: i % 2 ? 'B' : 'A', content, start_time: (t += 5) - 5, end_time: t }));
-  await call(`/api/recorder/meetings/${id}/transcript`, { method: 'POST', body: JSON.stringify({ segments, generate_summary: false }) });
+  const segments = sentences(p.text).map((content, i) => ({
+    speaker: i % 2 ? 'B' : 'A',
+    content,
+    start_time: (t += 5) - 5,
+    end_time: t,
+  }));
+  await call(`/api/recorder/meetings/${id}/transcript`, {
+    method: 'POST',
+    body: JSON.stringify({ segments, generate_summary: false }),
+  });
   noteOf.set(id, p.id);
 }
 const stored = Date.now();
@@ -87,7 +120,8 @@ while (pending.size) {
     if (res.data.some((h: { note_id: string }) => noteOf.get(h.note_id) === p.id)) pending.delete(p.id);
   }
   if (pending.size) await new Promise((r) => setTimeout(r, 250));
-  if (Date.now() - stored > 600_000) throw new Error(`not searchable after 10 minutes: ${[...pending].join(', ')}`);
+  if (Date.now() - stored > 600_000)
+    throw new Error(`not searchable after 10 minutes: ${[...pending].join(', ')}`);
 }
 const searchable = Date.now();
 
@@ -99,7 +133,12 @@ for (const q of set.queries) {
   latencies.push(performance.now() - t0);
   const ranked = [...new Set(res.data.map((h: { note_id: string }) => noteOf.get(h.note_id)))];
   const rank = ranked.indexOf(q.expected) + 1;
-  for (const g of [q.kind, ...(q.kind === 'paraphrase' ? [q.crossLingual ? 'paraphrase (cross-lingual)' : 'paraphrase (same language)'] : [])]) {
+  for (const g of [
+    q.kind,
+    ...(q.kind === 'paraphrase'
+      ? [q.crossLingual ? 'paraphrase (cross-lingual)' : 'paraphrase (same language)']
+      : []),
+  ]) {
     const s = groups.get(g) ?? { n: 0, r1: 0, r5: 0, mrr: 0 };
     s.n++;
     if (rank === 1) s.r1++;
@@ -118,9 +157,17 @@ for (const q of set.queries) {
 
 const sortedWarm = [...warm].sort((a, b) => a - b);
 for (const [g, s] of groups) {
-  console.log(`${g.padEnd(28)} n=${String(s.n).padStart(2)}  recall@1 ${(s.r1 / s.n).toFixed(3)}  recall@5 ${(s.r5 / s.n).toFixed(3)}  MRR ${(s.mrr / s.n).toFixed(3)}`);
+  console.log(
+    `${g.padEnd(28)} n=${String(s.n).padStart(2)}  recall@1 ${(s.r1 / s.n).toFixed(3)}  recall@5 ${(s.r5 / s.n).toFixed(3)}  MRR ${(s.mrr / s.n).toFixed(3)}`,
+  );
 }
-console.log(`recorded ${set.passages.length} meetings in ${((stored - recordedAt) / 1000).toFixed(1)} s; all searchable ${((searchable - stored) / 1000).toFixed(1)} s after the last transcript`);
-console.log(`search latency (client): p50 ${percentile(sortedWarm, 50).toFixed(1)} ms, p95 ${percentile(sortedWarm, 95).toFixed(1)} ms (limit 10, ${warm.length} queries)`);
-console.log(`process RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB${opt('--url') ? ' (this client only)' : ' (service in this process)'}`);
+console.log(
+  `recorded ${set.passages.length} meetings in ${((stored - recordedAt) / 1000).toFixed(1)} s; all searchable ${((searchable - stored) / 1000).toFixed(1)} s after the last transcript`,
+);
+console.log(
+  `search latency (client): p50 ${percentile(sortedWarm, 50).toFixed(1)} ms, p95 ${percentile(sortedWarm, 95).toFixed(1)} ms (limit 10, ${warm.length} queries)`,
+);
+console.log(
+  `process RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB${opt('--url') ? ' (this client only)' : ' (service in this process)'}`,
+);
 await close();

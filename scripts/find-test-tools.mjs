@@ -38,7 +38,11 @@ function playwrightChromiumPath() {
  * CHROMIUM_PATH, then Debian's /usr/bin/chromium, then a browser Playwright downloaded itself.
  * A CHROMIUM_PATH that does not work is an error, never a reason to quietly try the others.
  */
-export function findBrowser({ env, systemPaths = [DEBIAN_CHROMIUM], playwrightPath = playwrightChromiumPath }) {
+export function findBrowser({
+  env,
+  systemPaths = [DEBIAN_CHROMIUM],
+  playwrightPath = playwrightChromiumPath,
+}) {
   const chosen = env.CHROMIUM_PATH;
   if (chosen) {
     const why = whyNotExecutable(chosen);
@@ -90,7 +94,15 @@ export function planInstall({ packages, missing, uid, sudo, apt }) {
       message: `${needs}\nnpm test installs it itself only as root or with passwordless sudo. Run once:\n\n    sudo apt-get install -y ${list}\n\nthen npm test again${packages.includes('chromium') ? ' (or set CHROMIUM_PATH to a Chromium binary)' : ''}. No test was run.`,
     };
   }
-  const aptGet = [...prefix, 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', '-qq', '-o', 'DPkg::Lock::Timeout=300'];
+  const aptGet = [
+    ...prefix,
+    'env',
+    'DEBIAN_FRONTEND=noninteractive',
+    'apt-get',
+    '-qq',
+    '-o',
+    'DPkg::Lock::Timeout=300',
+  ];
   return {
     action: 'install',
     announce: `test tools: installing Debian's ${packages.join(' and ')} (${prefix.length ? 'sudo ' : ''}apt-get install ${list}), once; about two minutes…`,

@@ -27,29 +27,63 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('findBrowser (issue 9)', () => {
   it('CHROMIUM_PATH naming a non-executable file is refused, not passed over for a browser that exists', () => {
-    const result = findBrowser({ env: { CHROMIUM_PATH: notExecutable }, systemPaths: [fakeChromium], playwrightPath: () => fakeChromium });
-    expect(result).toEqual({ found: false, explicit: true, reason: `CHROMIUM_PATH=${notExecutable} is not executable` });
+    const result = findBrowser({
+      env: { CHROMIUM_PATH: notExecutable },
+      systemPaths: [fakeChromium],
+      playwrightPath: () => fakeChromium,
+    });
+    expect(result).toEqual({
+      found: false,
+      explicit: true,
+      reason: `CHROMIUM_PATH=${notExecutable} is not executable`,
+    });
   });
 
   it('CHROMIUM_PATH naming a directory or nothing is refused with the reason', () => {
-    expect(findBrowser({ env: { CHROMIUM_PATH: dir }, systemPaths: [] })).toEqual({ found: false, explicit: true, reason: `CHROMIUM_PATH=${dir} is not a file` });
-    expect(findBrowser({ env: { CHROMIUM_PATH: missing() }, systemPaths: [] })).toEqual({ found: false, explicit: true, reason: `CHROMIUM_PATH=${missing()} does not exist` });
+    expect(findBrowser({ env: { CHROMIUM_PATH: dir }, systemPaths: [] })).toEqual({
+      found: false,
+      explicit: true,
+      reason: `CHROMIUM_PATH=${dir} is not a file`,
+    });
+    expect(findBrowser({ env: { CHROMIUM_PATH: missing() }, systemPaths: [] })).toEqual({
+      found: false,
+      explicit: true,
+      reason: `CHROMIUM_PATH=${missing()} does not exist`,
+    });
   });
 
   it('CHROMIUM_PATH naming an executable comes first', () => {
-    expect(findBrowser({ env: { CHROMIUM_PATH: fakeChromium }, systemPaths: [missing()] })).toEqual({ found: true, path: fakeChromium, source: 'CHROMIUM_PATH' });
+    expect(findBrowser({ env: { CHROMIUM_PATH: fakeChromium }, systemPaths: [missing()] })).toEqual({
+      found: true,
+      path: fakeChromium,
+      source: 'CHROMIUM_PATH',
+    });
   });
 
   it("without CHROMIUM_PATH, Debian's path before Playwright's own browser", () => {
     const playwright = path.join(dir, 'playwright-chrome');
     fs.copyFileSync(fakeChromium, playwright);
     fs.chmodSync(playwright, 0o755);
-    expect(findBrowser({ env: {}, systemPaths: [fakeChromium], playwrightPath: () => playwright })).toEqual({ found: true, path: fakeChromium, source: "Debian's chromium" });
-    expect(findBrowser({ env: {}, systemPaths: [missing()], playwrightPath: () => playwright })).toEqual({ found: true, path: playwright, source: "Playwright's own browser" });
+    expect(findBrowser({ env: {}, systemPaths: [fakeChromium], playwrightPath: () => playwright })).toEqual({
+      found: true,
+      path: fakeChromium,
+      source: "Debian's chromium",
+    });
+    expect(findBrowser({ env: {}, systemPaths: [missing()], playwrightPath: () => playwright })).toEqual({
+      found: true,
+      path: playwright,
+      source: "Playwright's own browser",
+    });
   });
 
   it('none found: the reason names every place looked at', () => {
-    expect(findBrowser({ env: { CHROMIUM_PATH: '' }, systemPaths: [missing(), notExecutable], playwrightPath: () => missing() })).toEqual({
+    expect(
+      findBrowser({
+        env: { CHROMIUM_PATH: '' },
+        systemPaths: [missing(), notExecutable],
+        playwrightPath: () => missing(),
+      }),
+    ).toEqual({
       found: false,
       explicit: false,
       reason: `CHROMIUM_PATH is not set, ${missing()} does not exist, ${notExecutable} is not executable, Playwright has no browser at ${missing()}`,
@@ -76,15 +110,25 @@ describe('planInstall (issue 9)', () => {
   const need = { packages: ['chromium', 'openssl'], missing: ['a Chromium', 'the openssl command'] };
 
   it('nothing missing: nothing to do', () => {
-    expect(planInstall({ packages: [], missing: [], uid: 1000, sudo: false, apt: true })).toEqual({ action: 'none' });
+    expect(planInstall({ packages: [], missing: [], uid: 1000, sudo: false, apt: true })).toEqual({
+      action: 'none',
+    });
   });
 
   it('as root: apt-get update, then install, announced in one line', () => {
     const plan = planInstall({ ...need, uid: 0, sudo: false, apt: true });
-    const aptGet = ['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', '-qq', '-o', 'DPkg::Lock::Timeout=300'];
+    const aptGet = [
+      'env',
+      'DEBIAN_FRONTEND=noninteractive',
+      'apt-get',
+      '-qq',
+      '-o',
+      'DPkg::Lock::Timeout=300',
+    ];
     expect(plan).toEqual({
       action: 'install',
-      announce: "test tools: installing Debian's chromium and openssl (apt-get install chromium openssl), once; about two minutes…",
+      announce:
+        "test tools: installing Debian's chromium and openssl (apt-get install chromium openssl), once; about two minutes…",
       commands: [
         [...aptGet, 'update'],
         [...aptGet, '-y', 'install', 'chromium', 'openssl'],
@@ -123,7 +167,11 @@ describe('planInstall (issue 9)', () => {
 
 describe('scripts/ensure-test-tools.mjs, the first step of npm test (issue 9)', () => {
   const run = (env: Record<string, string>) =>
-    spawnSync(process.execPath, ['scripts/ensure-test-tools.mjs'], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+    spawnSync(process.execPath, ['scripts/ensure-test-tools.mjs'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
 
   it('a CHROMIUM_PATH that is not executable: exit 1 with a clear message, and nothing installed', () => {
     const result = run({ CHROMIUM_PATH: notExecutable });
@@ -137,13 +185,19 @@ describe('scripts/ensure-test-tools.mjs, the first step of npm test (issue 9)', 
   it('a CHROMIUM_PATH that runs: one line naming the browser it will use', () => {
     const result = run({ CHROMIUM_PATH: fakeChromium });
     expect(result.stderr).toBe('');
-    expect(result.stdout).toBe(`test tools: Chromium 123.0.0.0 fake at ${fakeChromium} (CHROMIUM_PATH); openssl ok\n`);
+    expect(result.stdout).toBe(
+      `test tools: Chromium 123.0.0.0 fake at ${fakeChromium} (CHROMIUM_PATH); openssl ok\n`,
+    );
     expect(result.status).toBe(0);
   });
 
   it('a browser that exists but does not start is refused before any test', () => {
     const broken = path.join(dir, 'broken-chromium');
-    fs.writeFileSync(broken, '#!/bin/sh\necho "error while loading shared libraries: libnss3.so" >&2\nexit 127\n', { mode: 0o755 });
+    fs.writeFileSync(
+      broken,
+      '#!/bin/sh\necho "error while loading shared libraries: libnss3.so" >&2\nexit 127\n',
+      { mode: 0o755 },
+    );
     const result = run({ CHROMIUM_PATH: broken });
     expect(result.status).toBe(1);
     expect(result.stderr).toBe(

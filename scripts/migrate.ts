@@ -5,7 +5,9 @@ import { EnvError } from '../server/env';
 
 try {
   const database = await openConfiguredDatabase();
-  console.log(`Migrated ${database.kind === 'pglite' ? `the embedded database in ${database.location}` : database.location}`);
+  console.log(
+    `Migrated ${database.kind === 'pglite' ? `the embedded database in ${database.location}` : database.location}`,
+  );
   await database.close();
 } catch (err) {
   console.error(err instanceof EnvError || err instanceof DatabaseInUseError ? err.message : err);

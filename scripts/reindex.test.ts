@@ -71,28 +71,57 @@ it('D19: reindex moves the database to another dimension, re-embeds every passag
   // Nothing is stale: a reindex does no work.
   const idle = run('scripts/reindex.ts', []);
   expect(idle.code, idle.stderr).toBe(0);
-  expect(JSON.parse(idle.stdout)).toEqual({ model: 'local-lexical-v1', dimensions: 384, transcripts: 0, summaries: 0 });
+  expect(JSON.parse(idle.stdout)).toEqual({
+    model: 'local-lexical-v1',
+    dimensions: 384,
+    transcripts: 0,
+    summaries: 0,
+  });
 
   const moved = run('scripts/reindex.ts', [], { EMBEDDINGS_DIMENSIONS: '128' });
   expect(moved.code, moved.stderr).toBe(0);
-  expect(JSON.parse(moved.stdout)).toEqual({ model: 'local-lexical-v1', dimensions: 128, transcripts: 12, summaries: 10 });
+  expect(JSON.parse(moved.stdout)).toEqual({
+    model: 'local-lexical-v1',
+    dimensions: 128,
+    transcripts: 12,
+    summaries: 10,
+  });
   expect(moved.stderr).toContain('Moving the database from 384 to 128 dimensions');
   expect(moved.stderr).toMatch(/transcripts \[#+\] 12\/12/);
 
   await withDb(async ({ db }) => {
     expect(await storedDimensions(db)).toBe(128);
-    const [row] = await queryRows<{ n: number; dims: number }>(db, sql`select count(*)::int as n, max(vector_dims(embedding)) as dims from passages`);
+    const [row] = await queryRows<{ n: number; dims: number }>(
+      db,
+      sql`select count(*)::int as n, max(vector_dims(embedding)) as dims from passages`,
+    );
     expect(Number(row!.dims)).toBe(128);
     // Searching with the new dimension works; the HNSW index is back.
-    const hits = await searchPassages(db, { embedder: new LocalEmbedder({ dimensions: 128 }), exactSearchMaxRows: 20_000 }, account_id, 'kangaroo rollout', 3);
+    const hits = await searchPassages(
+      db,
+      { embedder: new LocalEmbedder({ dimensions: 128 }), exactSearchMaxRows: 20_000 },
+      account_id,
+      'kangaroo rollout',
+      3,
+    );
     expect(hits[0]!.snippet).toMatch(/kangaroo rollout/i);
-    const [index] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from pg_indexes where indexname = 'passages_embedding_hnsw'`);
+    const [index] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from pg_indexes where indexname = 'passages_embedding_hnsw'`,
+    );
     expect(Number(index!.n)).toBe(1);
     // As if a run had stopped half-way: two meetings' passages still on an old model.
-    await db.execute(sql`update passages set model = 'old-model' where meeting_id in (select id from meetings order by created_at limit 2)`);
+    await db.execute(
+      sql`update passages set model = 'old-model' where meeting_id in (select id from meetings order by created_at limit 2)`,
+    );
   });
 
   const resumed = run('scripts/reindex.ts', [], { EMBEDDINGS_DIMENSIONS: '128' });
   expect(resumed.code, resumed.stderr).toBe(0);
-  expect(JSON.parse(resumed.stdout)).toEqual({ model: 'local-lexical-v1', dimensions: 128, transcripts: 2, summaries: 0 });
+  expect(JSON.parse(resumed.stdout)).toEqual({
+    model: 'local-lexical-v1',
+    dimensions: 128,
+    transcripts: 2,
+    summaries: 0,
+  });
 }, 300_000);

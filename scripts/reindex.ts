@@ -12,7 +12,9 @@ import { createServices } from '../server/services';
 function progress(label: string, done: number, total: number) {
   const width = 30;
   const filled = total ? Math.round((done / total) * width) : width;
-  process.stderr.write(`\r${label.padEnd(11)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
+  process.stderr.write(
+    `\r${label.padEnd(11)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`,
+  );
 }
 
 async function main() {
@@ -23,7 +25,9 @@ async function main() {
   try {
     const stored = await storedDimensions(db);
     if (stored !== embedder.dimensions) {
-      process.stderr.write(`Moving the database from ${stored} to ${embedder.dimensions} dimensions (${embedder.model})…\n`);
+      process.stderr.write(
+        `Moving the database from ${stored} to ${embedder.dimensions} dimensions (${embedder.model})…\n`,
+      );
     }
     const result = await reindexVectors(db, embedder, progress);
     console.log(JSON.stringify(result));

@@ -12,21 +12,34 @@ import { seedDemo } from '../server/seed/seed-demo';
 import { createServices } from '../server/services';
 
 const root = path.resolve(import.meta.dirname, '..');
-const SOURCES = ['app', 'server', 'components', 'drizzle', 'package.json', 'next.config.mjs', 'instrumentation.ts', 'proxy.ts'];
+const SOURCES = [
+  'app',
+  'server',
+  'components',
+  'drizzle',
+  'package.json',
+  'next.config.mjs',
+  'instrumentation.ts',
+  'proxy.ts',
+];
 
 function newestMtime(p: string): number {
   const full = path.join(root, p);
   if (!fs.existsSync(full)) return 0;
   const stat = fs.statSync(full);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return fs.readdirSync(full).reduce((max, name) => Math.max(max, newestMtime(path.join(p, name))), stat.mtimeMs);
+  return fs
+    .readdirSync(full)
+    .reduce((max, name) => Math.max(max, newestMtime(path.join(p, name))), stat.mtimeMs);
 }
 
 function buildIfNeeded() {
   const buildId = path.join(root, '.next', 'BUILD_ID');
   const built = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   if (built && SOURCES.every((s) => newestMtime(s) <= built)) return;
-  console.log(built ? 'Sources changed since the last build: building…' : 'No build yet: building (about a minute)…');
+  console.log(
+    built ? 'Sources changed since the last build: building…' : 'No build yet: building (about a minute)…',
+  );
   const result = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
     cwd: root,
     stdio: 'inherit',
@@ -38,7 +51,9 @@ async function prepareDatabase() {
   const env = getEnv();
   const database = await openConfiguredDatabase();
   try {
-    console.log(`Database: ${database.kind === 'pglite' ? `embedded PGlite in ${database.location}` : database.location} (migrated)`);
+    console.log(
+      `Database: ${database.kind === 'pglite' ? `embedded PGlite in ${database.location}` : database.location} (migrated)`,
+    );
     // Only the embedded database is ever seeded; a server named by DATABASE_URL never is.
     if (database.kind !== 'pglite') return;
     const [row] = await database.db.select({ n: count() }).from(accounts);
@@ -93,7 +108,8 @@ async function main() {
   const server = await serveNext({ dir: root, port: env.PORT });
   console.log(`Ready on ${server.url}`);
   // As `next start` does: stop taking requests and exit; the database needs no goodbye.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.close().finally(() => process.exit(0)));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.on(signal, () => server.close().finally(() => process.exit(0)));
 }
 
 main().catch((err: unknown) => {

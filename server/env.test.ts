@@ -50,7 +50,9 @@ describe('parseEnv (D21 configuration)', () => {
       WORKER_INTERVAL_MS: 250,
     });
     expect(parseEnv({ WORKER: 'on' }).WORKER).toBe(true);
-    expect(parseEnv({ DATABASE_URL: 'postgresql://localhost/notes' }).DATABASE_URL).toBe('postgresql://localhost/notes');
+    expect(parseEnv({ DATABASE_URL: 'postgresql://localhost/notes' }).DATABASE_URL).toBe(
+      'postgresql://localhost/notes',
+    );
   });
 
   it.each([
@@ -70,16 +72,28 @@ describe('parseEnv (D21 configuration)', () => {
     expect(err.problems.length).toBe(1);
   });
 
-  it.each(['true', '1'])('D12: WEBHOOK_ALLOW_PRIVATE_URLS=%s is refused with VERCEL_ENV=production', (value) => {
-    const err = envError({ WEBHOOK_ALLOW_PRIVATE_URLS: value, VERCEL_ENV: 'production', CRON_SECRET: 's3cret' });
-    expect(err.message).toContain('WEBHOOK_ALLOW_PRIVATE_URLS');
-    expect(err.message).toContain('VERCEL_ENV');
-  });
+  it.each(['true', '1'])(
+    'D12: WEBHOOK_ALLOW_PRIVATE_URLS=%s is refused with VERCEL_ENV=production',
+    (value) => {
+      const err = envError({
+        WEBHOOK_ALLOW_PRIVATE_URLS: value,
+        VERCEL_ENV: 'production',
+        CRON_SECRET: 's3cret',
+      });
+      expect(err.message).toContain('WEBHOOK_ALLOW_PRIVATE_URLS');
+      expect(err.message).toContain('VERCEL_ENV');
+    },
+  );
 
   it('D12: WEBHOOK_ALLOW_PRIVATE_URLS=true is accepted outside production', () => {
     expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }).WEBHOOK_ALLOW_PRIVATE_URLS).toBe(true);
-    expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', VERCEL_ENV: 'preview' }).WEBHOOK_ALLOW_PRIVATE_URLS).toBe(true);
-    expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false', VERCEL_ENV: 'production', CRON_SECRET: 's' }).WEBHOOK_ALLOW_PRIVATE_URLS).toBe(false);
+    expect(
+      parseEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', VERCEL_ENV: 'preview' }).WEBHOOK_ALLOW_PRIVATE_URLS,
+    ).toBe(true);
+    expect(
+      parseEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false', VERCEL_ENV: 'production', CRON_SECRET: 's' })
+        .WEBHOOK_ALLOW_PRIVATE_URLS,
+    ).toBe(false);
   });
 
   it.each([

@@ -30,10 +30,16 @@ const envSchema = z
       .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
         message: 'DATABASE_URL must start with postgres:// or postgresql://',
       }),
-    DATA_DIR: z.string().optional().transform((v) => (v?.trim() ? v.trim() : './.data')),
+    DATA_DIR: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : './.data')),
     PORT: positiveInt('PORT', 3000),
     VERCEL_ENV: z.string().optional(),
-    CRON_SECRET: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
+    CRON_SECRET: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined)),
     WORKER: z
       .enum(['on', 'off', ''])
       .optional()
@@ -56,26 +62,74 @@ const envSchema = z
         return parts.map((p) => Number(p.trim())) as [number, number, number];
       }),
     WEBHOOK_ALLOW_PRIVATE_URLS: bool,
-    SMTP_URL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
-    EMAIL_FROM: z.string().optional().transform((v) => (v?.trim() ? v.trim() : 'Meeting Notes <no-reply@localhost>')),
+    SMTP_URL: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined)),
+    EMAIL_FROM: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : 'Meeting Notes <no-reply@localhost>')),
     // Issue 13: the default matches meaning (USE-lite, shipped in node_modules, nothing downloaded).
-    EMBEDDINGS_PROVIDER: z.enum(['local', 'semantic', 'openai', '']).optional().transform((v) => v || 'semantic'),
-    EMBEDDINGS_BASE_URL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
-    EMBEDDINGS_API_KEY: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
-    EMBEDDINGS_MODEL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
+    EMBEDDINGS_PROVIDER: z
+      .enum(['local', 'semantic', 'openai', ''])
+      .optional()
+      .transform((v) => v || 'semantic'),
+    EMBEDDINGS_BASE_URL: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined)),
+    EMBEDDINGS_API_KEY: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined)),
+    EMBEDDINGS_MODEL: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined)),
     // Unset: 768 for `semantic` (512 meaning + 256 words, issue 13), else 384 (D19); see below.
     EMBEDDINGS_DIMENSIONS: positiveInt('EMBEDDINGS_DIMENSIONS', 0),
     SEARCH_EXACT_MAX_ROWS: positiveInt('SEARCH_EXACT_MAX_ROWS', 5_000),
-    LLM_BASE_URL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
-    LLM_API_KEY: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
-    LLM_MODEL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
-    NEXTAUTH_SECRET: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
-    NEXTAUTH_URL: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
-    GITHUB_ID: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
-    GITHUB_SECRET: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
-    GOOGLE_CLIENT_ID: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
-    GOOGLE_CLIENT_SECRET: z.string().optional().transform((v) => (v?.trim() ? v.trim() : undefined)),
-    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent', '']).optional().transform((v) => v || 'info'),
+    LLM_BASE_URL: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined)),
+    LLM_API_KEY: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined)),
+    LLM_MODEL: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined)),
+    NEXTAUTH_SECRET: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined)),
+    NEXTAUTH_URL: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined)),
+    GITHUB_ID: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined)),
+    GITHUB_SECRET: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined)),
+    GOOGLE_CLIENT_ID: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined)),
+    GOOGLE_CLIENT_SECRET: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined)),
+    LOG_LEVEL: z
+      .enum(['debug', 'info', 'warn', 'error', 'silent', ''])
+      .optional()
+      .transform((v) => v || 'info'),
     // How many proxies in front of the server append to X-Forwarded-For (see server/auth/client-address.ts).
     // Unset: none, so the client is the socket's peer; on Vercel one (its edge sets the header).
     TRUST_PROXY: z
@@ -87,7 +141,10 @@ const envSchema = z
         if (raw === 'false') return 0;
         if (raw === 'true') return 1;
         if (!/^\d{1,2}$/.test(raw)) {
-          ctx.addIssue({ code: 'custom', message: `TRUST_PROXY must be the number of proxies in front of the server (0, 1, 2…), true (1) or false (0), got "${v}"` });
+          ctx.addIssue({
+            code: 'custom',
+            message: `TRUST_PROXY must be the number of proxies in front of the server (0, 1, 2…), true (1) or false (0), got "${v}"`,
+          });
           return z.NEVER;
         }
         return Number(raw);
@@ -103,11 +160,16 @@ const envSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['EMBEDDINGS_BASE_URL'],
-          message: 'EMBEDDINGS_PROVIDER=openai needs EMBEDDINGS_BASE_URL, an http(s) URL such as https://api.openai.com/v1 (D19)',
+          message:
+            'EMBEDDINGS_PROVIDER=openai needs EMBEDDINGS_BASE_URL, an http(s) URL such as https://api.openai.com/v1 (D19)',
         });
       }
       if (!env.EMBEDDINGS_MODEL) {
-        ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_MODEL'], message: 'EMBEDDINGS_PROVIDER=openai needs EMBEDDINGS_MODEL, e.g. text-embedding-3-small (D19)' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['EMBEDDINGS_MODEL'],
+          message: 'EMBEDDINGS_PROVIDER=openai needs EMBEDDINGS_MODEL, e.g. text-embedding-3-small (D19)',
+        });
       }
     }
     if (env.EMBEDDINGS_PROVIDER === 'semantic' && env.EMBEDDINGS_DIMENSIONS < 512) {
@@ -118,23 +180,34 @@ const envSchema = z
       });
     }
     if (env.EMBEDDINGS_DIMENSIONS > 2000) {
-      ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_DIMENSIONS'], message: 'EMBEDDINGS_DIMENSIONS must be at most 2000, the most a pgvector HNSW index takes' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['EMBEDDINGS_DIMENSIONS'],
+        message: 'EMBEDDINGS_DIMENSIONS must be at most 2000, the most a pgvector HNSW index takes',
+      });
     }
     if (env.LLM_MODEL && (!env.LLM_BASE_URL || !/^https?:\/\//.test(env.LLM_BASE_URL))) {
-      ctx.addIssue({ code: 'custom', path: ['LLM_BASE_URL'], message: 'LLM_MODEL is set, so LLM_BASE_URL must be an http(s) URL such as https://api.openai.com/v1 (D18)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LLM_BASE_URL'],
+        message:
+          'LLM_MODEL is set, so LLM_BASE_URL must be an http(s) URL such as https://api.openai.com/v1 (D18)',
+      });
     }
     if (env.VERCEL_ENV === 'production' && env.WEBHOOK_ALLOW_PRIVATE_URLS) {
       ctx.addIssue({
         code: 'custom',
         path: ['WEBHOOK_ALLOW_PRIVATE_URLS'],
-        message: 'WEBHOOK_ALLOW_PRIVATE_URLS=true is for local development and tests only; it is refused with VERCEL_ENV=production (D12)',
+        message:
+          'WEBHOOK_ALLOW_PRIVATE_URLS=true is for local development and tests only; it is refused with VERCEL_ENV=production (D12)',
       });
     }
     if (env.VERCEL_ENV === 'production' && !env.CRON_SECRET) {
       ctx.addIssue({
         code: 'custom',
         path: ['CRON_SECRET'],
-        message: 'CRON_SECRET is required with VERCEL_ENV=production, or anyone could trigger /api/cron/dispatch (D20)',
+        message:
+          'CRON_SECRET is required with VERCEL_ENV=production, or anyone could trigger /api/cron/dispatch (D20)',
       });
     }
   })

@@ -8,7 +8,9 @@ const MAX_STACK_FRAMES = 12;
 const MAX_CAUSES = 3;
 
 /** A PostgreSQL error as PGlite (DatabaseError: table, …) and postgres.js (PostgresError: table_name, …) report it. */
-type DatabaseErrorLike = Error & { code: string; severity: string } & Partial<Record<(typeof NAMED_FIELDS)[number][number], string>>;
+type DatabaseErrorLike = Error & { code: string; severity: string } & Partial<
+    Record<(typeof NAMED_FIELDS)[number][number], string>
+  >;
 
 /** The fields of a database error that name things rather than hold values, under each driver's name. */
 const NAMED_FIELDS = [
@@ -25,7 +27,11 @@ function isDatabaseError(err: Error): err is DatabaseErrorLike {
 
 /** drizzle-orm's DrizzleQueryError: its message is the SQL followed by every parameter. */
 function isDrizzleQueryError(err: Error): err is Error & { query: string } {
-  return 'params' in err && typeof (err as { query?: unknown }).query === 'string' && err.message.startsWith('Failed query:');
+  return (
+    'params' in err &&
+    typeof (err as { query?: unknown }).query === 'string' &&
+    err.message.startsWith('Failed query:')
+  );
 }
 
 /** The frames of a stack, without its first line, which repeats the message. */

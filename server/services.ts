@@ -35,7 +35,11 @@ export function embedsInline(embedder: EmbeddingProvider): boolean {
   return embedder instanceof LocalEmbedder;
 }
 
-export function createServices(env: Env, kick: () => void = () => {}, opts: { resolve?: Resolver } = {}): Services {
+export function createServices(
+  env: Env,
+  kick: () => void = () => {},
+  opts: { resolve?: Resolver } = {},
+): Services {
   const embedder =
     env.EMBEDDINGS_PROVIDER === 'openai'
       ? new OpenAIEmbedder({
@@ -48,16 +52,30 @@ export function createServices(env: Env, kick: () => void = () => {}, opts: { re
         ? new SemanticEmbedder({ dimensions: env.EMBEDDINGS_DIMENSIONS, load: loadUseLiteInWorker })
         : new LocalEmbedder({ dimensions: env.EMBEDDINGS_DIMENSIONS });
   const summarizer = env.LLM_MODEL
-    ? new OpenAISummarizer({ baseUrl: env.LLM_BASE_URL!, ...(env.LLM_API_KEY && { apiKey: env.LLM_API_KEY }), model: env.LLM_MODEL })
+    ? new OpenAISummarizer({
+        baseUrl: env.LLM_BASE_URL!,
+        ...(env.LLM_API_KEY && { apiKey: env.LLM_API_KEY }),
+        model: env.LLM_MODEL,
+      })
     : new ExtractiveSummarizer();
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.EMAIL_FROM });
   const allowPrivateUrls = env.WEBHOOK_ALLOW_PRIVATE_URLS;
-  const sender = createWebhookSender({ timeoutMs: env.WEBHOOK_TIMEOUT_MS, allowPrivate: allowPrivateUrls, ...(opts.resolve && { resolve: opts.resolve }) });
+  const sender = createWebhookSender({
+    timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    allowPrivate: allowPrivateUrls,
+    ...(opts.resolve && { resolve: opts.resolve }),
+  });
   return {
     embedder,
     summarizer,
     exactSearchMaxRows: env.SEARCH_EXACT_MAX_ROWS,
-    webhooks: { sender, retryDelays: env.WEBHOOK_RETRY_DELAYS, mailer, allowPrivateUrls, ...(opts.resolve && { resolve: opts.resolve }) },
+    webhooks: {
+      sender,
+      retryDelays: env.WEBHOOK_RETRY_DELAYS,
+      mailer,
+      allowPrivateUrls,
+      ...(opts.resolve && { resolve: opts.resolve }),
+    },
     mailer,
     kick,
   };

@@ -30,16 +30,38 @@ let ownerKey: string;
 
 beforeAll(async () => {
   // Webhook hosts resolve here, to one public address, without any DNS traffic leaving the machine.
-  const resolve = async (host: string) => (host.endsWith('.test') ? [] : [{ address: '93.184.216.34', family: 4 as const }]);
-  app = await startTestApp({ services: { webhooks: { ...createServices(parseEnv({}), () => {}, { resolve }).webhooks } } });
+  const resolve = async (host: string) =>
+    host.endsWith('.test') ? [] : [{ address: '93.184.216.34', family: 4 as const }];
+  app = await startTestApp({
+    services: { webhooks: { ...createServices(parseEnv({}), () => {}, { resolve }).webhooks } },
+  });
   const a = await app.createAccount({ form: 'A', plan: 'enterprise', dailyLimit: 1_000_000 });
   ownerKey = a.key;
-  noteId = await app.recordNote(a.key, { title: 'Fuzz', summary: { context: 'c', decisions: [], action_items: [], participants: [], next_step: null, budget_mentioned: null, sentiment: null } });
-  const created = await app.request('/v1/webhooks', { method: 'POST', key: a.key, json: { url: 'https://hooks.example.com/a' } });
+  noteId = await app.recordNote(a.key, {
+    title: 'Fuzz',
+    summary: {
+      context: 'c',
+      decisions: [],
+      action_items: [],
+      participants: [],
+      next_step: null,
+      budget_mentioned: null,
+      sentiment: null,
+    },
+  });
+  const created = await app.request('/v1/webhooks', {
+    method: 'POST',
+    key: a.key,
+    json: { url: 'https://hooks.example.com/a' },
+  });
   endpointId = created.json.id;
   credentials.push({ header: `Bearer ${a.key}`, form: 'A' }, { header: `bearer ${a.key}`, form: 'A' });
   // Form B keys count 100 requests a minute each (D14): several share the load.
-  for (let i = 0; i < 6; i++) credentials.push({ header: `Bearer ${(await createApiKey(app.db, { accountId: a.account.id, form: 'B' })).plaintext}`, form: 'B' });
+  for (let i = 0; i < 6; i++)
+    credentials.push({
+      header: `Bearer ${(await createApiKey(app.db, { accountId: a.account.id, form: 'B' })).plaintext}`,
+      form: 'B',
+    });
   const noAccess = await app.createAccount({ earlyAccess: false, form: 'B' });
   credentials.push({ header: `Bearer ${noAccess.key}`, form: 'B' });
   const revoked = await createApiKey(app.db, { accountId: a.account.id, form: 'B' });
@@ -58,12 +80,49 @@ afterAll(async () => {
   await app?.close();
 });
 
-const PROTO_NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineSetter__', '__lookupGetter__'];
-const KNOWN_NAMES = ['limit', 'cursor', 'platform', 'created_after', 'created_before', 'q', 'id', 'url', 'events'];
+const PROTO_NAMES = [
+  'constructor',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '__proto__',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  '__defineSetter__',
+  '__lookupGetter__',
+];
+const KNOWN_NAMES = [
+  'limit',
+  'cursor',
+  'platform',
+  'created_after',
+  'created_before',
+  'q',
+  'id',
+  'url',
+  'events',
+];
 const TEXT = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ maxLength: 12 }),
-  fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '\ud800', '%', '%FF', '../..', 'null', '[]', '{}', '0', '-1', '1e400', 'NaN'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    '%',
+    '%FF',
+    '../..',
+    'null',
+    '[]',
+    '{}',
+    '0',
+    '-1',
+    '1e400',
+    'NaN',
+  ),
 );
 const DATE_TEXT = fc.oneof(
   fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
@@ -84,15 +143,47 @@ const DATE_TEXT = fc.oneof(
 const NUMBER = fc.oneof(
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.constantFrom(0, -0, 1e15, 2 ** 31 - 1, 2 ** 31, 3_000_000_000, Number.MAX_SAFE_INTEGER, Number.MAX_VALUE, 1e-300),
+  fc.constantFrom(
+    0,
+    -0,
+    1e15,
+    2 ** 31 - 1,
+    2 ** 31,
+    3_000_000_000,
+    Number.MAX_SAFE_INTEGER,
+    Number.MAX_VALUE,
+    1e-300,
+  ),
 );
 const VALUE = fc.oneof(TEXT, NUMBER, fc.boolean(), fc.constant(null), DATE_TEXT);
 /** Percent-encodes any string, unpaired surrogates included (as the bytes Buffer gives them). */
-const encodeSegment = (v: string) => [...Buffer.from(v, 'utf8')].map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+const encodeSegment = (v: string) =>
+  [...Buffer.from(v, 'utf8')]
+    .map((b) =>
+      /[A-Za-z0-9_.~-]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
 /** A path id: {note} and {endpoint} stand for real ones (known once the app runs), {uuid} for a fresh one. */
 const ID = fc.oneof(
   { arbitrary: fc.constantFrom('{note}', '{endpoint}', '{uuid}', '{meeting}', '{meeting}'), weight: 4 },
-  { arbitrary: fc.constantFrom(...PROTO_NAMES, '%FF', '%E0%A4%A', '%', '%zz', '%00', '%ED%A0%80', 'not-a-uuid', '', '..', 'search'), weight: 1 },
+  {
+    arbitrary: fc.constantFrom(
+      ...PROTO_NAMES,
+      '%FF',
+      '%E0%A4%A',
+      '%',
+      '%zz',
+      '%00',
+      '%ED%A0%80',
+      'not-a-uuid',
+      '',
+      '..',
+      'search',
+    ),
+    weight: 1,
+  },
   { arbitrary: TEXT.map(encodeSegment), weight: 1 },
 );
 
@@ -101,20 +192,36 @@ async function resolveId(id: string): Promise<string> {
   if (id === '{note}') return noteId;
   if (id === '{endpoint}') return endpointId;
   if (id === '{uuid}') return randomUUID();
-  if (id === '{meeting}') return (await app.request('/api/recorder/meetings', { method: 'POST', key: ownerKey, json: { platform: 'zoom' } })).json.id;
+  if (id === '{meeting}')
+    return (
+      await app.request('/api/recorder/meetings', {
+        method: 'POST',
+        key: ownerKey,
+        json: { platform: 'zoom' },
+      })
+    ).json.id;
   return id;
 }
-const PARAM_NAME = fc.oneof(fc.constantFrom(...KNOWN_NAMES), fc.constantFrom(...PROTO_NAMES), fc.string({ maxLength: 8 }));
+const PARAM_NAME = fc.oneof(
+  fc.constantFrom(...KNOWN_NAMES),
+  fc.constantFrom(...PROTO_NAMES),
+  fc.string({ maxLength: 8 }),
+);
 const QUERY = fc.array(fc.tuple(PARAM_NAME, fc.oneof(VALUE.map(String), DATE_TEXT)), { maxLength: 5 });
 
 /** Mostly a well-formed value, so that requests get past the first check; sometimes anything. */
-const mostly = <T, U>(good: fc.Arbitrary<T>, wild: fc.Arbitrary<U>, weight = 4) => fc.oneof({ arbitrary: good, weight }, { arbitrary: wild, weight: 1 });
+const mostly = <T, U>(good: fc.Arbitrary<T>, wild: fc.Arbitrary<U>, weight = 4) =>
+  fc.oneof({ arbitrary: good, weight }, { arbitrary: wild, weight: 1 });
 /** A field of a body: each one is wrong now and then, so that most bodies have at most one thing wrong. */
 const field = <T, U>(good: fc.Arbitrary<T>, wild: fc.Arbitrary<U>) => mostly(good, wild, 25);
 const GOOD_TEXT = fc.string({ minLength: 1, maxLength: 30 });
-const GOOD_DATE = fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2090-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+const GOOD_DATE = fc
+  .date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2090-01-01T00:00:00Z'), noInvalidDate: true })
+  .map((d) => d.toISOString());
 /** After any meeting this test starts (their started_at is now or in GOOD_DATE's past half). */
-const LATER_DATE = fc.date({ min: new Date('2090-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+const LATER_DATE = fc
+  .date({ min: new Date('2090-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
+  .map((d) => d.toISOString());
 const PLATFORM = fc.constantFrom('meet', 'zoom', 'teams', 'phone', 'microphone');
 const SECONDS = fc.double({ min: 0, max: 100_000, noNaN: true });
 
@@ -133,7 +240,14 @@ const SUMMARY = fc.record(
     context: NULLABLE_TEXT,
     decisions: field(fc.array(field(GOOD_TEXT, VALUE), { maxLength: 3 }), VALUE),
     action_items: field(
-      fc.array(fc.record({ task: field(GOOD_TEXT, VALUE), owner: NULLABLE_TEXT, deadline: field(fc.oneof(GOOD_DATE, fc.constant(null)), DATE_TEXT) }), { maxLength: 2 }),
+      fc.array(
+        fc.record({
+          task: field(GOOD_TEXT, VALUE),
+          owner: NULLABLE_TEXT,
+          deadline: field(fc.oneof(GOOD_DATE, fc.constant(null)), DATE_TEXT),
+        }),
+        { maxLength: 2 },
+      ),
       VALUE,
     ),
     participants: field(fc.array(field(GOOD_TEXT, VALUE), { maxLength: 3 }), VALUE),
@@ -147,7 +261,12 @@ const json = <T>(arb: fc.Arbitrary<T>) => arb.map((v) => JSON.stringify(v));
 const BODIES = {
   meeting: json(
     fc.record(
-      { title: field(fc.oneof(GOOD_TEXT, fc.constant(null)), VALUE), platform: field(PLATFORM, VALUE), started_at: field(GOOD_DATE, DATE_TEXT), language: field(fc.constantFrom('en', 'de', 'pt-BR'), VALUE) },
+      {
+        title: field(fc.oneof(GOOD_TEXT, fc.constant(null)), VALUE),
+        platform: field(PLATFORM, VALUE),
+        started_at: field(GOOD_DATE, DATE_TEXT),
+        language: field(fc.constantFrom('en', 'de', 'pt-BR'), VALUE),
+      },
       { requiredKeys: [] },
     ),
   ),
@@ -162,12 +281,37 @@ const BODIES = {
       { requiredKeys: ['segments'] },
     ),
   ),
-  summary: json(fc.record({ summary: field(SUMMARY, VALUE), text: field(fc.oneof(GOOD_TEXT, fc.constant(null)), VALUE) }, { requiredKeys: [] })),
+  summary: json(
+    fc.record(
+      { summary: field(SUMMARY, VALUE), text: field(fc.oneof(GOOD_TEXT, fc.constant(null)), VALUE) },
+      { requiredKeys: [] },
+    ),
+  ),
   webhook: json(
     fc.record(
       {
-        url: field(fc.constantFrom('https://hooks.example.com/x', 'https://nowhere.test/x', 'http://127.0.0.1/x', 'https://user:pw@hooks.example.com/'), TEXT),
-        events: field(fc.array(fc.constantFrom('meeting.started', 'meeting.transcribed', 'meeting.completed', 'summary.ready', 'nope'), { maxLength: 3 }), VALUE),
+        url: field(
+          fc.constantFrom(
+            'https://hooks.example.com/x',
+            'https://nowhere.test/x',
+            'http://127.0.0.1/x',
+            'https://user:pw@hooks.example.com/',
+          ),
+          TEXT,
+        ),
+        events: field(
+          fc.array(
+            fc.constantFrom(
+              'meeting.started',
+              'meeting.transcribed',
+              'meeting.completed',
+              'summary.ready',
+              'nope',
+            ),
+            { maxLength: 3 },
+          ),
+          VALUE,
+        ),
       },
       { requiredKeys: [] },
     ),
@@ -176,8 +320,22 @@ const BODIES = {
 /** Anything at all as a body. */
 const WILD_BODY = fc.oneof(
   fc.json({ maxDepth: 3 }),
-  json(fc.dictionary(fc.oneof(fc.constantFrom(...PROTO_NAMES), fc.string({ maxLength: 6 })), VALUE, { maxKeys: 4 })),
-  fc.constantFrom('', '{', '{"title":', 'null', '[]', '"x"', '{"__proto__":{"platform":"zoom"}}', '\u0000', '\ud800'),
+  json(
+    fc.dictionary(fc.oneof(fc.constantFrom(...PROTO_NAMES), fc.string({ maxLength: 6 })), VALUE, {
+      maxKeys: 4,
+    }),
+  ),
+  fc.constantFrom(
+    '',
+    '{',
+    '{"title":',
+    'null',
+    '[]',
+    '"x"',
+    '{"__proto__":{"platform":"zoom"}}',
+    '\u0000',
+    '\ud800',
+  ),
   fc.string({ unit: 'binary', maxLength: 60 }),
   ...Object.values(BODIES),
 );
@@ -215,14 +373,40 @@ const REQUEST = fc.integer({ min: 0, max: PATHS.length - 1 }).chain((path) => {
     method: mostly(fc.constantFrom(...route.methods), fc.constantFrom(...METHODS)),
     id: ID,
     query: mostly(
-      route.path('').endsWith('/search') ? fc.tuple(fc.tuple(fc.constant('q'), GOOD_TEXT), fc.array(GOOD_QUERY, { maxLength: 2 })).map(([q, rest]) => [q, ...rest]) : fc.array(GOOD_QUERY, { maxLength: 3 }),
+      route.path('').endsWith('/search')
+        ? fc
+            .tuple(fc.tuple(fc.constant('q'), GOOD_TEXT), fc.array(GOOD_QUERY, { maxLength: 2 }))
+            .map(([q, rest]) => [q, ...rest])
+        : fc.array(GOOD_QUERY, { maxLength: 3 }),
       QUERY,
     ),
     // The first 8 credentials are valid keys with early access.
     credential: mostly(fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 100 })),
-    form: fc.oneof({ arbitrary: fc.constant(null), weight: 6 }, { arbitrary: fc.constantFrom('A', 'B', 'a', ' b '), weight: 3 }, { arbitrary: fc.constantFrom('C', '', 'AB', 'Form B'), weight: 1 }),
-    contentType: mostly(fc.constant('application/json'), fc.option(fc.constantFrom('application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/merge-patch+json', 'multipart/form-data', ''))),
-    idempotencyKey: fc.oneof({ arbitrary: fc.constant(null), weight: 4 }, { arbitrary: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('k'.repeat(256), 'same-key')), weight: 1 }),
+    form: fc.oneof(
+      { arbitrary: fc.constant(null), weight: 6 },
+      { arbitrary: fc.constantFrom('A', 'B', 'a', ' b '), weight: 3 },
+      { arbitrary: fc.constantFrom('C', '', 'AB', 'Form B'), weight: 1 },
+    ),
+    contentType: mostly(
+      fc.constant('application/json'),
+      fc.option(
+        fc.constantFrom(
+          'application/json; charset=utf-8',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'application/merge-patch+json',
+          'multipart/form-data',
+          '',
+        ),
+      ),
+    ),
+    idempotencyKey: fc.oneof(
+      { arbitrary: fc.constant(null), weight: 4 },
+      {
+        arbitrary: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('k'.repeat(256), 'same-key')),
+        weight: 1,
+      },
+    ),
     body: route.body ? mostly(BODIES[route.body], WILD_BODY) : WILD_BODY,
   });
 });
@@ -248,9 +432,14 @@ async function send(req: Req) {
   if (credential.header !== undefined) headers.authorization = credential.header;
   if (req.form !== null) headers['x-api-form'] = req.form;
   if (req.contentType !== null) headers['content-type'] = req.contentType;
-  if (req.idempotencyKey !== null) headers['idempotency-key'] = req.idempotencyKey.replace(/[^\x20-\x7e]/g, '?');
+  if (req.idempotencyKey !== null)
+    headers['idempotency-key'] = req.idempotencyKey.replace(/[^\x20-\x7e]/g, '?');
   const withBody = req.method !== 'GET' && req.method !== 'HEAD';
-  const res = await app.request(`${path}${search ? `?${search}` : ''}`, { method: req.method, headers, ...(withBody && { body: req.body }) });
+  const res = await app.request(`${path}${search ? `?${search}` : ''}`, {
+    method: req.method,
+    headers,
+    ...(withBody && { body: req.body }),
+  });
   // fetch resolves dot segments ("/v1/.." is "/"), as every HTTP client does.
   const sent = new URL(path, app.url).pathname;
   const api = /^\/v1(\/|$)|^\/api\/recorder(\/|$)/.test(sent);
@@ -267,7 +456,9 @@ async function check(req: Req) {
   seen.set(tally, (seen.get(tally) ?? 0) + 1);
   const what = `${req.method} ${path} → ${res.status} ${res.text.slice(0, 200)}`;
   expect(res.status, what).toBeLessThan(500);
-  expect(res.headers.get('x-request-id'), what).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  expect(res.headers.get('x-request-id'), what).toMatch(
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+  );
   expect(res.headers.get('cache-control'), what).toBe('no-store');
   if (req.method === 'HEAD') return;
   if (res.status === 204) {
@@ -294,7 +485,8 @@ describe('issue 8 item 2, D2: property-based test of /v1 (both forms) and the re
     const counts = [...seen].sort(([a], [b]) => a.localeCompare(b));
     console.log(`api-fuzz answers: ${counts.map(([k, n]) => `${k}×${n}`).join(', ')}`);
     // The generators must get past authentication into every surface, or the test proves little.
-    const reached = (prefix: string, statuses: number[]) => statuses.some((s) => (seen.get(`${prefix} ${s}`) ?? 0) > 0);
+    const reached = (prefix: string, statuses: number[]) =>
+      statuses.some((s) => (seen.get(`${prefix} ${s}`) ?? 0) > 0);
     expect(reached('v1 A', [200, 201, 204])).toBe(true);
     expect(reached('v1 B', [200, 201])).toBe(true);
     expect(reached('v1 A', [422])).toBe(true);
@@ -304,12 +496,18 @@ describe('issue 8 item 2, D2: property-based test of /v1 (both forms) and the re
   });
 
   it(`issue 8 item 2, D2, SPEC 7: fixed seed ${FIXED_SEED}: no 5xx, every error in its surface's shape, X-Request-Id and no-store on every answer`, async () => {
-    await fc.assert(fc.asyncProperty(REQUEST, check), { seed: FIXED_SEED, numRuns: RUNS_PER_SEED, endOnFailure: true });
+    await fc.assert(fc.asyncProperty(REQUEST, check), {
+      seed: FIXED_SEED,
+      numRuns: RUNS_PER_SEED,
+      endOnFailure: true,
+    });
   }, 180_000);
 
-  it("issue 8 item 2, D2, SPEC 7: a random seed (printed; replay with FUZZ_SEED=<seed>): the same properties", async () => {
+  it('issue 8 item 2, D2, SPEC 7: a random seed (printed; replay with FUZZ_SEED=<seed>): the same properties', async () => {
     const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
-    console.log(`api-fuzz random seed: ${seed} (replay: FUZZ_SEED=${seed} npx vitest run test/api-fuzz.test.ts)`);
+    console.log(
+      `api-fuzz random seed: ${seed} (replay: FUZZ_SEED=${seed} npx vitest run test/api-fuzz.test.ts)`,
+    );
     await fc.assert(fc.asyncProperty(REQUEST, check), { seed, numRuns: RUNS_PER_SEED, endOnFailure: true });
   }, 180_000);
 });

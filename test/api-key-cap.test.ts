@@ -28,7 +28,10 @@ afterAll(async () => {
 const CAP_MESSAGE = 'at most 20 active API keys';
 
 async function activeKeys(accountId: string) {
-  const [row] = await app.db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)));
+  const [row] = await app.db
+    .select({ n: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)));
   return row!.n;
 }
 
@@ -45,7 +48,9 @@ describe('D22: at most 20 active API keys per account', () => {
     const { account } = await accountWithKeys(18);
     const twentieth = await createApiKey(app.db, { accountId: account.id, form: 'B', name: 'twentieth' });
     expect(await activeKeys(account.id)).toBe(20);
-    const refused = await createApiKey(app.db, { accountId: account.id, name: 'one too many' }).catch((err: unknown) => err);
+    const refused = await createApiKey(app.db, { accountId: account.id, name: 'one too many' }).catch(
+      (err: unknown) => err,
+    );
     expect(refused).toBeInstanceOf(AppError);
     expect({ code: (refused as AppError).code, message: (refused as AppError).message }).toEqual({
       code: 'conflict',
@@ -67,16 +72,28 @@ describe('D22: at most 20 active API keys per account', () => {
 
   it('D22: 30 concurrent creations on an account with one key make exactly 19 keys; the other 11 get the cap message', async () => {
     const { account } = await app.createAccount();
-    const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => createApiKey(app.db, { accountId: account.id, name: `race ${i}` })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) =>
+        createApiKey(app.db, { accountId: account.id, name: `race ${i}` }),
+      ),
+    );
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    expect({ created: results.length - refused.length, refused: refused.length }).toEqual({ created: 19, refused: 11 });
+    expect({ created: results.length - refused.length, refused: refused.length }).toEqual({
+      created: 19,
+      refused: 11,
+    });
     for (const r of refused) expect((r.reason as AppError).message).toContain(CAP_MESSAGE);
     expect(await activeKeys(account.id)).toBe(20);
   });
 
-  it('D22: the settings app\'s keys.create surfaces the message as a CONFLICT', async () => {
+  it("D22: the settings app's keys.create surfaces the message as a CONFLICT", async () => {
     const { account } = await accountWithKeys(19);
-    const ui = createCaller({ db: app.db, services: app.services, accountId: account.id, clientAddress: null });
+    const ui = createCaller({
+      db: app.db,
+      services: app.services,
+      accountId: account.id,
+      clientAddress: null,
+    });
     const err = await ui.keys.create({ name: 'too many', form: 'A' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TRPCError);
     expect({ code: (err as TRPCError).code, message: (err as TRPCError).message }).toEqual({
@@ -88,8 +105,13 @@ describe('D22: at most 20 active API keys per account', () => {
 
   it('D22, issue 8 (c): a key name with a NUL character is refused before anything is stored', async () => {
     const { account } = await app.createAccount();
-    const err = await createApiKey(app.db, { accountId: account.id, name: 'bad\u0000name' }).catch((e: unknown) => e);
-    expect({ code: (err as AppError).code, message: (err as AppError).message }).toEqual({ code: 'validation_error', message: expect.stringContaining('NUL') });
+    const err = await createApiKey(app.db, { accountId: account.id, name: 'bad\u0000name' }).catch(
+      (e: unknown) => e,
+    );
+    expect({ code: (err as AppError).code, message: (err as AppError).message }).toEqual({
+      code: 'validation_error',
+      message: expect.stringContaining('NUL'),
+    });
     expect(await activeKeys(account.id)).toBe(1);
   });
 });
@@ -124,11 +146,15 @@ describe('D17, D22: the admin CLI refuses a 21st key with the message', () => {
       const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
         const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...env };
         if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
-        const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['scripts/admin.ts', 'key:create', '--account', accountId], {
-          cwd: root,
-          env: childEnv,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
+        const child = spawn(
+          path.join(root, 'node_modules/.bin/tsx'),
+          ['scripts/admin.ts', 'key:create', '--account', accountId],
+          {
+            cwd: root,
+            env: childEnv,
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d) => (stdout += d));

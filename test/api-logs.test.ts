@@ -20,9 +20,21 @@ beforeAll(async () => {
   app = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
   key = (await app.createAccount()).key;
   // Real database failures that carry the request's text: the check constraints refuse it.
-  await app.db.execute(sql.raw(`alter table transcript_segments add constraint no_secret_segments check (position('${SECRET}' in content) = 0)`));
-  await app.db.execute(sql.raw(`alter table meetings add constraint no_secret_titles check (position('${SECRET}' in coalesce(title, '')) = 0)`));
-  await app.db.execute(sql.raw(`alter table webhook_endpoints add constraint no_secret_urls check (position('secret-host' in url) = 0)`));
+  await app.db.execute(
+    sql.raw(
+      `alter table transcript_segments add constraint no_secret_segments check (position('${SECRET}' in content) = 0)`,
+    ),
+  );
+  await app.db.execute(
+    sql.raw(
+      `alter table meetings add constraint no_secret_titles check (position('${SECRET}' in coalesce(title, '')) = 0)`,
+    ),
+  );
+  await app.db.execute(
+    sql.raw(
+      `alter table webhook_endpoints add constraint no_secret_urls check (position('secret-host' in url) = 0)`,
+    ),
+  );
 });
 
 afterAll(async () => {
@@ -39,7 +51,8 @@ beforeEach(() => {
   };
   vi.spyOn(process.stderr, 'write').mockImplementation(capture as never);
   vi.spyOn(process.stdout, 'write').mockImplementation(capture as never);
-  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) vi.spyOn(console, method).mockImplementation((...args) => void capture(args.join(' ')));
+  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const)
+    vi.spyOn(console, method).mockImplementation((...args) => void capture(args.join(' ')));
 });
 
 afterEach(() => {
@@ -63,7 +76,12 @@ function expect500(res: Awaited<ReturnType<TestApp['request']>>) {
   const requestId = res.headers.get('x-request-id')!;
   expect({ status: res.status, body: res.json }).toEqual({
     status: 500,
-    body: { error: { code: 'internal_error', message: `Internal error; quote request id ${requestId} when reporting it` } },
+    body: {
+      error: {
+        code: 'internal_error',
+        message: `Internal error; quote request id ${requestId} when reporting it`,
+      },
+    },
   });
   return requestId;
 }
@@ -79,9 +97,22 @@ describe('issue 8 item 6: a failed request logs one JSON line with its request i
     const entries = logLines();
     expect(entries).toHaveLength(1);
     const [entry] = entries;
-    expect(entry).toMatchObject({ level: 'error', msg: 'request failed', requestId, method: 'POST', path: `/api/recorder/meetings/${id}/transcript` });
-    expect(entry!.err).toMatchObject({ message: 'Failed query', query: expect.stringContaining('insert into "transcript_segments"') });
-    expect(entry!.err.cause).toMatchObject({ code: '23514', constraint: 'no_secret_segments', table: 'transcript_segments' });
+    expect(entry).toMatchObject({
+      level: 'error',
+      msg: 'request failed',
+      requestId,
+      method: 'POST',
+      path: `/api/recorder/meetings/${id}/transcript`,
+    });
+    expect(entry!.err).toMatchObject({
+      message: 'Failed query',
+      query: expect.stringContaining('insert into "transcript_segments"'),
+    });
+    expect(entry!.err.cause).toMatchObject({
+      code: '23514',
+      constraint: 'no_secret_segments',
+      table: 'transcript_segments',
+    });
     expect(lines[0]).not.toContain(SECRET);
     expect(lines[0]).not.toContain('Ana');
     expect(lines[0]).not.toContain('params');
@@ -100,7 +131,11 @@ describe('issue 8 item 6: a failed request logs one JSON line with its request i
   it('issue 8 item 6: a /v1 failure (webhook URL refused by the database) → Form A 500, one line, no URL', async () => {
     const { key: keyWithHooks } = await app.createAccount();
     output.length = 0;
-    const res = await app.request('/v1/webhooks', { method: 'POST', key: keyWithHooks, json: { url: 'http://127.0.0.1:9/secret-host' } });
+    const res = await app.request('/v1/webhooks', {
+      method: 'POST',
+      key: keyWithHooks,
+      json: { url: 'http://127.0.0.1:9/secret-host' },
+    });
     const requestId = expect500(res);
     expect(logLines().map((e) => e.requestId)).toEqual([requestId]);
     expect(lines.join('\n')).not.toContain('secret-host');
@@ -111,7 +146,12 @@ describe('issue 8 item 6: a failed request logs one JSON line with its request i
     await app.request('/v1/notes/%FF', { key });
     await post('/api/recorder/meetings', { title: 'x\u0000y', platform: 'zoom' });
     await post('/api/recorder/meetings', { platform: 'zoom', started_at: '0000-01-01T00:00:00Z' });
-    await app.request('/api/recorder/meetings', { method: 'POST', key, body: '{"title":', headers: { 'content-type': 'application/json' } });
+    await app.request('/api/recorder/meetings', {
+      method: 'POST',
+      key,
+      body: '{"title":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(logLines()).toEqual([]);
   });
 });

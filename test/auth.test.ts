@@ -85,20 +85,24 @@ async function noteExists(id: string): Promise<boolean> {
 // 401: missing, invalid or revoked key (SPEC 5.4, D1, D15)
 // ---------------------------------------------------------------------------------------------
 
-const CREDENTIALS: { what: string; authorization: (key: string) => string | undefined; revoke?: boolean }[] = [
-  { what: 'no Authorization header', authorization: () => undefined },
-  { what: 'an empty Authorization header', authorization: () => '' },
-  { what: 'the Basic scheme', authorization: (k) => `Basic ${Buffer.from(`user:${k}`).toString('base64')}` },
-  { what: 'the Token scheme', authorization: (k) => `Token ${k}` },
-  { what: 'the key without a scheme', authorization: (k) => k },
-  { what: '"Bearer" without a key', authorization: () => 'Bearer' },
-  { what: 'Bearer with two tokens', authorization: (k) => `Bearer ${k} ${k}` },
-  { what: 'a malformed key (Bearer abc)', authorization: () => 'Bearer abc' },
-  { what: 'a truncated key', authorization: (k) => `Bearer ${k.slice(0, -1)}` },
-  { what: 'a key with an extra character', authorization: (k) => `Bearer ${k}x` },
-  { what: 'a well-formed unknown key', authorization: (k) => `Bearer ${unknownKeyLike(k)}` },
-  { what: 'a revoked key', authorization: (k) => `Bearer ${k}`, revoke: true },
-];
+const CREDENTIALS: { what: string; authorization: (key: string) => string | undefined; revoke?: boolean }[] =
+  [
+    { what: 'no Authorization header', authorization: () => undefined },
+    { what: 'an empty Authorization header', authorization: () => '' },
+    {
+      what: 'the Basic scheme',
+      authorization: (k) => `Basic ${Buffer.from(`user:${k}`).toString('base64')}`,
+    },
+    { what: 'the Token scheme', authorization: (k) => `Token ${k}` },
+    { what: 'the key without a scheme', authorization: (k) => k },
+    { what: '"Bearer" without a key', authorization: () => 'Bearer' },
+    { what: 'Bearer with two tokens', authorization: (k) => `Bearer ${k} ${k}` },
+    { what: 'a malformed key (Bearer abc)', authorization: () => 'Bearer abc' },
+    { what: 'a truncated key', authorization: (k) => `Bearer ${k.slice(0, -1)}` },
+    { what: 'a key with an extra character', authorization: (k) => `Bearer ${k}x` },
+    { what: 'a well-formed unknown key', authorization: (k) => `Bearer ${unknownKeyLike(k)}` },
+    { what: 'a revoked key', authorization: (k) => `Bearer ${k}`, revoke: true },
+  ];
 
 const HEADER_FORMS: { header?: string; form: Form }[] = [
   { header: undefined, form: 'A' },
@@ -138,29 +142,35 @@ describe('SPEC 5.4, D1: 401 for a missing, invalid or revoked key', () => {
     }
   }
 
-  it.each(['A', 'B'] as const)('SPEC 5.3, D15: revocation takes effect on the next request (Form %s key)', async (form) => {
-    const { account, key, keyId } = await app.createAccount({ form });
-    const other = await createApiKey(app.db, { accountId: account.id, form });
-    const before = await app.request('/v1/notes', { key });
-    expect(before.status).toBe(200);
-    await revokeApiKey(app.db, keyId);
-    const after = await app.request('/v1/notes', { key });
-    expectError(after, 'A', 401, 'invalid_api_key');
-    const afterB = await app.request('/v1/notes', { key, form: 'B' });
-    expectError(afterB, 'B', 401, 'invalid_api_key');
-    // Only that key is revoked: the account's other key still works.
-    const sibling = await app.request('/v1/notes', { key: other.plaintext });
-    expect(sibling.status).toBe(200);
-    expect(sibling.json).toEqual({ data: [], next_cursor: null, has_more: false });
-  });
+  it.each(['A', 'B'] as const)(
+    'SPEC 5.3, D15: revocation takes effect on the next request (Form %s key)',
+    async (form) => {
+      const { account, key, keyId } = await app.createAccount({ form });
+      const other = await createApiKey(app.db, { accountId: account.id, form });
+      const before = await app.request('/v1/notes', { key });
+      expect(before.status).toBe(200);
+      await revokeApiKey(app.db, keyId);
+      const after = await app.request('/v1/notes', { key });
+      expectError(after, 'A', 401, 'invalid_api_key');
+      const afterB = await app.request('/v1/notes', { key, form: 'B' });
+      expectError(afterB, 'B', 401, 'invalid_api_key');
+      // Only that key is revoked: the account's other key still works.
+      const sibling = await app.request('/v1/notes', { key: other.plaintext });
+      expect(sibling.status).toBe(200);
+      expect(sibling.json).toEqual({ data: [], next_cursor: null, has_more: false });
+    },
+  );
 
-  it.each(['bearer', 'BEARER', 'Bearer'])('SPEC 5.1: the Bearer scheme is accepted in any case ("%s")', async (scheme) => {
-    const { key } = await app.createAccount();
-    const res = await app.request('/v1/notes', { headers: { authorization: `${scheme} ${key}` } });
-    expectCommon(res);
-    expect(res.status).toBe(200);
-    expect(res.json).toEqual({ data: [], next_cursor: null, has_more: false });
-  });
+  it.each(['bearer', 'BEARER', 'Bearer'])(
+    'SPEC 5.1: the Bearer scheme is accepted in any case ("%s")',
+    async (scheme) => {
+      const { key } = await app.createAccount();
+      const res = await app.request('/v1/notes', { headers: { authorization: `${scheme} ${key}` } });
+      expectCommon(res);
+      expect(res.status).toBe(200);
+      expect(res.json).toEqual({ data: [], next_cursor: null, has_more: false });
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -239,7 +249,11 @@ describe('SPEC 5.2: keys are scoped to one account', () => {
 
       const get = await app.request(`/v1/notes/${noteId}`, { key: stranger.key, form: v.header });
       expectError(get, v.form, 404, 'not_found');
-      const del = await app.request(`/v1/notes/${noteId}`, { method: 'DELETE', key: stranger.key, form: v.header });
+      const del = await app.request(`/v1/notes/${noteId}`, {
+        method: 'DELETE',
+        key: stranger.key,
+        form: v.header,
+      });
       expectError(del, v.form, 404, 'not_found');
       const list = await app.request('/v1/notes', { key: stranger.key, form: v.header });
       expect(list.status).toBe(200);
@@ -277,7 +291,11 @@ describe('D1: selecting the form', () => {
       expectCommon(list);
       expect(list.status).toBe(200);
       const { language, summary, action_items, ...listItemA } = noteA(noteId);
-      expect(list.json).toEqual({ data: [v.form === 'A' ? listItemA : noteB(noteId)], next_cursor: null, has_more: false });
+      expect(list.json).toEqual({
+        data: [v.form === 'A' ? listItemA : noteB(noteId)],
+        next_cursor: null,
+        has_more: false,
+      });
 
       const missing = await app.request(`/v1/notes/${randomUUID()}`, { key, form: v.header });
       expectError(missing, v.form, 404, 'not_found');
@@ -337,7 +355,10 @@ describe('D15: API keys', () => {
       expect((await app.request('/v1/notes', { key })).status).toBe(200);
       expect((await app.request('/v1/nope', { key })).status).toBe(404);
 
-      const [row] = await queryRows<Record<string, unknown>>(app.db, sql`select * from api_keys where id = ${keyId}`);
+      const [row] = await queryRows<Record<string, unknown>>(
+        app.db,
+        sql`select * from api_keys where id = ${keyId}`,
+      );
       expect(row).toBeDefined();
       const sha256 = createHash('sha256').update(key, 'utf8').digest('hex');
       expect(row!.key_hash).toBe(sha256);
@@ -363,7 +384,10 @@ describe('D15: API keys', () => {
       );
       expect(tables.map((t) => t.table_name)).toContain('api_keys');
       for (const { table_name } of tables) {
-        const rows = await queryRows<{ t: string }>(app.db, sql`select t::text as t from ${sql.identifier(table_name)} t`);
+        const rows = await queryRows<{ t: string }>(
+          app.db,
+          sql`select t::text as t from ${sql.identifier(table_name)} t`,
+        );
         for (const { t } of rows) expect(t, `table ${table_name}`).not.toContain(key);
       }
     },

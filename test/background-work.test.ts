@@ -11,8 +11,18 @@ import { startTestApp, type TestApp } from './test-app';
 // D20 background work: the job queue, the cron route, and the openai providers' background path.
 
 const SEGMENTS = [
-  { speaker: 'Ana', content: 'We decided to move the billing launch to March because the tax rules changed.', start_time: 0, end_time: 5 },
-  { speaker: 'Ben', content: 'I will update the launch checklist by Friday and tell the support team.', start_time: 5, end_time: 10 },
+  {
+    speaker: 'Ana',
+    content: 'We decided to move the billing launch to March because the tax rules changed.',
+    start_time: 0,
+    end_time: 5,
+  },
+  {
+    speaker: 'Ben',
+    content: 'I will update the launch checklist by Friday and tell the support team.',
+    start_time: 5,
+    end_time: 10,
+  },
 ];
 
 describe('cron route (D20)', () => {
@@ -36,13 +46,23 @@ describe('cron route (D20)', () => {
 
   it('D20, D18: the cron route runs due work (a summary) and answers JSON counts, for GET and POST', async () => {
     const { key } = await app.createAccount();
-    const created = await app.request('/api/recorder/meetings', { method: 'POST', key, json: { title: 'Billing', platform: 'meet' } });
+    const created = await app.request('/api/recorder/meetings', {
+      method: 'POST',
+      key,
+      json: { title: 'Billing', platform: 'meet' },
+    });
     const id = created.json.id;
-    await app.request(`/api/recorder/meetings/${id}/transcript`, { method: 'POST', key, json: { segments: SEGMENTS } });
+    await app.request(`/api/recorder/meetings/${id}/transcript`, {
+      method: 'POST',
+      key,
+      json: { segments: SEGMENTS },
+    });
     // No worker runs in this app: the summary waits for the cron tick.
     expect((await app.request(`/v1/notes/${id}`, { key, form: 'B' })).json.summary).toBeNull();
 
-    const res = await app.request('/api/cron/dispatch', { headers: { authorization: 'Bearer cron-secret-for-tests' } });
+    const res = await app.request('/api/cron/dispatch', {
+      headers: { authorization: 'Bearer cron-secret-for-tests' },
+    });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
       jobs_done: 1,
@@ -55,9 +75,14 @@ describe('cron route (D20)', () => {
     });
     const note = (await app.request(`/v1/notes/${id}`, { key, form: 'B' })).json;
     expect(note.summary.decisions).toEqual([expect.stringContaining('billing launch to March')]);
-    expect(note.summary.action_items).toEqual([{ task: expect.stringContaining('launch checklist'), owner: 'Ben', deadline: 'by Friday' }]);
+    expect(note.summary.action_items).toEqual([
+      { task: expect.stringContaining('launch checklist'), owner: 'Ben', deadline: 'by Friday' },
+    ]);
 
-    const again = await app.request('/api/cron/dispatch', { method: 'POST', headers: { authorization: 'Bearer cron-secret-for-tests' } });
+    const again = await app.request('/api/cron/dispatch', {
+      method: 'POST',
+      headers: { authorization: 'Bearer cron-secret-for-tests' },
+    });
     expect(again.json).toMatchObject({ jobs_done: 0, jobs_retried: 0, jobs_failed: 0 });
   });
 });
@@ -77,7 +102,8 @@ describe('job queue', () => {
 
   it('D20: four dispatchers claiming at once take disjoint jobs, and every job is taken once', async () => {
     const { accountId, id } = await meetingWithTranscript();
-    for (let i = 0; i < 100; i++) await enqueueJob(app.db, { kind: 'embed_summary', accountId, meetingId: id });
+    for (let i = 0; i < 100; i++)
+      await enqueueJob(app.db, { kind: 'embed_summary', accountId, meetingId: id });
     const claims = await Promise.all([1, 2, 3, 4].map(() => claimJobs(app.db, 40)));
     const ids = claims.flat().map((j) => j.id);
     expect(ids).toHaveLength(100);
@@ -93,7 +119,10 @@ describe('job queue', () => {
     expect(first).toBeDefined();
     expect(await claimJobs(app.db, 10)).toEqual([]);
     // The dispatcher "dies"; its lease runs out.
-    await app.db.update(jobs).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(jobs.id, first!.id));
+    await app.db
+      .update(jobs)
+      .set({ lockedUntil: new Date(Date.now() - 1000) })
+      .where(eq(jobs.id, first!.id));
     const [second] = await claimJobs(app.db, 10);
     expect(second).toMatchObject({ id: first!.id, attempts: 2 });
     await app.db.delete(jobs).where(eq(jobs.id, first!.id));
@@ -108,17 +137,24 @@ describe('job queue', () => {
     expect(row!.lastError).toBe('model overloaded');
     expect(row!.dueAt.getTime()).toBeGreaterThan(Date.now() + 5_000);
     expect(await claimJobs(app.db, 1)).toEqual([]);
-    expect(await failJob(app.db, { ...job!, attempts: MAX_JOB_ATTEMPTS }, new Error('still overloaded'))).toBe('failed');
+    expect(
+      await failJob(app.db, { ...job!, attempts: MAX_JOB_ATTEMPTS }, new Error('still overloaded')),
+    ).toBe('failed');
     const [failed] = await app.db.select().from(jobs).where(eq(jobs.id, job!.id));
     expect(failed!.failedAt).toBeInstanceOf(Date);
-    await app.db.update(jobs).set({ dueAt: new Date(0) }).where(eq(jobs.id, job!.id));
+    await app.db
+      .update(jobs)
+      .set({ dueAt: new Date(0) })
+      .where(eq(jobs.id, job!.id));
     expect(await claimJobs(app.db, 1)).toEqual([]);
   });
 
   it('issue 2 item 3, SPEC 3.2: deleting a note deletes its passages and its queued work at once', async () => {
     const { key, accountId, id } = await meetingWithTranscript();
     await enqueueJob(app.db, { kind: 'summarize', accountId, meetingId: id });
-    expect((await app.db.select().from(passages).where(eq(passages.meetingId, id))).length).toBeGreaterThan(0);
+    expect((await app.db.select().from(passages).where(eq(passages.meetingId, id))).length).toBeGreaterThan(
+      0,
+    );
     expect((await app.request(`/v1/notes/${id}`, { key, method: 'DELETE' })).status).toBe(204);
     expect(await app.db.select().from(passages).where(eq(passages.meetingId, id))).toEqual([]);
     expect(await app.db.select().from(jobs).where(eq(jobs.meetingId, id))).toEqual([]);
@@ -143,7 +179,12 @@ describe('openai providers in the background (D18, D19, D20)', () => {
     app = await startTestApp({
       worker: true,
       services: {
-        embedder: new OpenAIEmbedder({ baseUrl: fake.url, model: 'fake-embed-1', dimensions: 384, retryBaseDelayMs: 10 }),
+        embedder: new OpenAIEmbedder({
+          baseUrl: fake.url,
+          model: 'fake-embed-1',
+          dimensions: 384,
+          retryBaseDelayMs: 10,
+        }),
         summarizer: new OpenAISummarizer({ baseUrl: fake.url, model: 'fake-chat-1', retryBaseDelayMs: 10 }),
       },
     });
@@ -156,9 +197,17 @@ describe('openai providers in the background (D18, D19, D20)', () => {
   it('D19, D18: the transcript is embedded and summarised by the worker through the OpenAI-compatible API; search then works', async () => {
     fake.failNext(1, { route: 'embeddings', status: 503 }); // retried, not fatal
     const { key } = await app.createAccount();
-    const created = await app.request('/api/recorder/meetings', { method: 'POST', key, json: { title: 'Billing', platform: 'zoom' } });
+    const created = await app.request('/api/recorder/meetings', {
+      method: 'POST',
+      key,
+      json: { title: 'Billing', platform: 'zoom' },
+    });
     const id = created.json.id;
-    const stored = await app.request(`/api/recorder/meetings/${id}/transcript`, { method: 'POST', key, json: { segments: SEGMENTS } });
+    const stored = await app.request(`/api/recorder/meetings/${id}/transcript`, {
+      method: 'POST',
+      key,
+      json: { segments: SEGMENTS },
+    });
     expect(stored.status).toBe(200);
 
     let summary: unknown = null;
@@ -168,11 +217,17 @@ describe('openai providers in the background (D18, D19, D20)', () => {
     }
     expect(summary).toMatchObject({ context: 'Billing launch moved to March.' });
     for (let i = 0; i < 50; i++) {
-      const [row] = await app.db.select({ model: meetings.summaryEmbeddingModel }).from(meetings).where(eq(meetings.id, id));
+      const [row] = await app.db
+        .select({ model: meetings.summaryEmbeddingModel })
+        .from(meetings)
+        .where(eq(meetings.id, id));
       if (row?.model) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    const [row] = await queryRows<{ models: string[] }>(app.db, sql`select array_agg(distinct model) as models from passages where meeting_id = ${id}`);
+    const [row] = await queryRows<{ models: string[] }>(
+      app.db,
+      sql`select array_agg(distinct model) as models from passages where meeting_id = ${id}`,
+    );
     expect(row!.models).toEqual(['fake-embed-1']);
 
     const a = await app.request('/v1/notes/search?q=billing%20launch%20March', { key });

@@ -37,7 +37,10 @@ interface Streamed {
  * chunk to drain, and stops as soon as the answer arrives: a server that buffers the whole body
  * before answering only answers after the client has finished.
  */
-function streamChunked(path: string, opts: { key: string; total: number; headers?: Record<string, string> }): Promise<Streamed> {
+function streamChunked(
+  path: string,
+  opts: { key: string; total: number; headers?: Record<string, string> },
+): Promise<Streamed> {
   const url = new URL(app.url);
   const chunk = Buffer.alloc(64 * 1024, 'x');
   return new Promise((resolve, reject) => {
@@ -49,7 +52,12 @@ function streamChunked(path: string, opts: { key: string; total: number; headers
       port: url.port,
       path,
       method: 'POST',
-      headers: { authorization: `Bearer ${opts.key}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked', ...opts.headers },
+      headers: {
+        authorization: `Bearer ${opts.key}`,
+        'content-type': 'application/json',
+        'transfer-encoding': 'chunked',
+        ...opts.headers,
+      },
     });
     req.on('response', (res) => {
       answered = true;
@@ -59,7 +67,13 @@ function streamChunked(path: string, opts: { key: string; total: number; headers
       res.on('data', (d: Buffer) => parts.push(d));
       res.on('end', () => {
         const text = Buffer.concat(parts).toString('utf8');
-        resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : undefined, sentBeforeAnswer, finishedBeforeAnswer });
+        resolve({
+          status: res.statusCode!,
+          headers: res.headers,
+          json: text ? JSON.parse(text) : undefined,
+          sentBeforeAnswer,
+          finishedBeforeAnswer,
+        });
         req.destroy();
       });
     });
@@ -101,10 +115,15 @@ function postSized(path: string, key: string, json: object, size: number) {
 
 const SEGMENTS = [{ speaker: 'Ana', content: 'Hello.', start_time: 0, end_time: 1 }];
 
-describe('issue 8 item 1: /v1 bodies are capped while they stream in (413 in the form\'s shape)', () => {
+describe("issue 8 item 1: /v1 bodies are capped while they stream in (413 in the form's shape)", () => {
   it('issue 8 item 1, D2: a chunked /v1 body past the cap is answered 413 payload_too_large (Form A) before the client has sent it all', async () => {
     const res = await streamChunked('/v1/webhooks', { key: keyA, total: 64 * 1024 * 1024 });
-    expect({ status: res.status, body: res.json }).toEqual({ status: 413, body: { error: { code: 'payload_too_large', message: expect.stringContaining(String(V1_MAX_BODY_BYTES)) } } });
+    expect({ status: res.status, body: res.json }).toEqual({
+      status: 413,
+      body: {
+        error: { code: 'payload_too_large', message: expect.stringContaining(String(V1_MAX_BODY_BYTES)) },
+      },
+    });
     expect(res.finishedBeforeAnswer).toBe(false);
     expect(res.sentBeforeAnswer).toBeLessThan(64 * 1024 * 1024);
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -113,9 +132,15 @@ describe('issue 8 item 1: /v1 bodies are capped while they stream in (413 in the
   });
 
   it('issue 8 item 1, D2: the same in Form B: 413 {"error": "..."} (a Form B key, and a Form A key with X-API-Form: B)', async () => {
-    for (const [key, headers] of [[keyB, {}], [keyA, { 'x-api-form': 'B' }]] as const) {
+    for (const [key, headers] of [
+      [keyB, {}],
+      [keyA, { 'x-api-form': 'B' }],
+    ] as const) {
       const res = await streamChunked('/v1/webhooks', { key, total: 64 * 1024 * 1024, headers });
-      expect({ status: res.status, body: res.json }).toEqual({ status: 413, body: { error: expect.stringContaining('larger than') } });
+      expect({ status: res.status, body: res.json }).toEqual({
+        status: 413,
+        body: { error: expect.stringContaining('larger than') },
+      });
       expect(res.finishedBeforeAnswer).toBe(false);
       expect(res.headers['x-request-id']).toBeTruthy();
     }
@@ -129,7 +154,11 @@ describe('issue 8 item 1: /v1 bodies are capped while they stream in (413 in the
         port: url.port,
         path: '/v1/webhooks',
         method: 'POST',
-        headers: { authorization: `Bearer ${keyA}`, 'content-type': 'application/json', 'content-length': String(100 * 1024 * 1024) },
+        headers: {
+          authorization: `Bearer ${keyA}`,
+          'content-type': 'application/json',
+          'content-length': String(100 * 1024 * 1024),
+        },
       });
       req.on('response', (r) => {
         let body = '';
@@ -139,7 +168,10 @@ describe('issue 8 item 1: /v1 bodies are capped while they stream in (413 in the
       req.on('error', reject);
       req.write('{"url":');
     });
-    expect({ status: res.status, body: JSON.parse(res.body) }).toEqual({ status: 413, body: { error: { code: 'payload_too_large', message: expect.any(String) } } });
+    expect({ status: res.status, body: JSON.parse(res.body) }).toEqual({
+      status: 413,
+      body: { error: { code: 'payload_too_large', message: expect.any(String) } },
+    });
   });
 
   it('issue 8 item 1: a body of exactly the cap is read (then validated as usual); one byte more is 413', async () => {
@@ -148,36 +180,76 @@ describe('issue 8 item 1: /v1 bodies are capped while they stream in (413 in the
     expect(atCap.status).not.toBe(413);
     expect(atCap.status).toBeLessThan(500);
     const over = await postSized('/v1/webhooks', keyA, url, V1_MAX_BODY_BYTES + 1);
-    expect({ status: over.status, body: over.json }).toEqual({ status: 413, body: { error: { code: 'payload_too_large', message: expect.any(String) } } });
+    expect({ status: over.status, body: over.json }).toEqual({
+      status: 413,
+      body: { error: { code: 'payload_too_large', message: expect.any(String) } },
+    });
   });
 });
 
 describe('issue 8 item 1: recorder bodies are capped the same way (D16, Form A)', () => {
   it('issue 8 item 1, D16: a chunked recorder body past the cap is 413 payload_too_large before the client has sent it all, and nothing is stored', async () => {
-    const created = await app.request('/api/recorder/meetings', { method: 'POST', key: keyA, json: { platform: 'zoom' } });
-    const res = await streamChunked(`/api/recorder/meetings/${created.json.id}/transcript`, { key: keyA, total: RECORDER_MAX_BODY_BYTES + 64 * 1024 * 1024 });
-    expect({ status: res.status, body: res.json }).toEqual({ status: 413, body: { error: { code: 'payload_too_large', message: expect.any(String) } } });
+    const created = await app.request('/api/recorder/meetings', {
+      method: 'POST',
+      key: keyA,
+      json: { platform: 'zoom' },
+    });
+    const res = await streamChunked(`/api/recorder/meetings/${created.json.id}/transcript`, {
+      key: keyA,
+      total: RECORDER_MAX_BODY_BYTES + 64 * 1024 * 1024,
+    });
+    expect({ status: res.status, body: res.json }).toEqual({
+      status: 413,
+      body: { error: { code: 'payload_too_large', message: expect.any(String) } },
+    });
     expect(res.finishedBeforeAnswer).toBe(false);
     expect(res.headers['x-request-id']).toBeTruthy();
     expect(res.headers['cache-control']).toBe('no-store');
     // The meeting has no transcript: it can still be given one.
-    const after = await app.request(`/api/recorder/meetings/${created.json.id}/transcript`, { method: 'POST', key: keyA, json: { segments: SEGMENTS, generate_summary: false } });
+    const after = await app.request(`/api/recorder/meetings/${created.json.id}/transcript`, {
+      method: 'POST',
+      key: keyA,
+      json: { segments: SEGMENTS, generate_summary: false },
+    });
     expect(after.status).toBe(200);
   });
 
   it('issue 8 item 1, D16: a transcript of exactly the recorder cap is stored; one byte more is 413', async () => {
-    const a = await app.request('/api/recorder/meetings', { method: 'POST', key: keyA, json: { platform: 'zoom' } });
-    const ok = await postSized(`/api/recorder/meetings/${a.json.id}/transcript`, keyA, { segments: SEGMENTS, generate_summary: false }, RECORDER_MAX_BODY_BYTES);
+    const a = await app.request('/api/recorder/meetings', {
+      method: 'POST',
+      key: keyA,
+      json: { platform: 'zoom' },
+    });
+    const ok = await postSized(
+      `/api/recorder/meetings/${a.json.id}/transcript`,
+      keyA,
+      { segments: SEGMENTS, generate_summary: false },
+      RECORDER_MAX_BODY_BYTES,
+    );
     expect(ok.status).toBe(200);
-    const b = await app.request('/api/recorder/meetings', { method: 'POST', key: keyA, json: { platform: 'zoom' } });
-    const over = await postSized(`/api/recorder/meetings/${b.json.id}/transcript`, keyA, { segments: SEGMENTS }, RECORDER_MAX_BODY_BYTES + 1);
-    expect({ status: over.status, body: over.json }).toEqual({ status: 413, body: { error: { code: 'payload_too_large', message: expect.any(String) } } });
+    const b = await app.request('/api/recorder/meetings', {
+      method: 'POST',
+      key: keyA,
+      json: { platform: 'zoom' },
+    });
+    const over = await postSized(
+      `/api/recorder/meetings/${b.json.id}/transcript`,
+      keyA,
+      { segments: SEGMENTS },
+      RECORDER_MAX_BODY_BYTES + 1,
+    );
+    expect({ status: over.status, body: over.json }).toEqual({
+      status: 413,
+      body: { error: { code: 'payload_too_large', message: expect.any(String) } },
+    });
   });
 
   it('issue 8 item 1: four oversized chunked uploads at once are all refused, and the server answers normally afterwards', async () => {
     const results = await Promise.all(
       Array.from({ length: 4 }, (_, i) =>
-        i % 2 ? streamChunked('/v1/webhooks', { key: keyA, total: 128 * 1024 * 1024 }) : streamChunked('/api/recorder/meetings', { key: keyA, total: 128 * 1024 * 1024 }),
+        i % 2
+          ? streamChunked('/v1/webhooks', { key: keyA, total: 128 * 1024 * 1024 })
+          : streamChunked('/api/recorder/meetings', { key: keyA, total: 128 * 1024 * 1024 }),
       ),
     );
     expect(results.map((r) => [r.status, r.finishedBeforeAnswer])).toEqual(Array(4).fill([413, false]));

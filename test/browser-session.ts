@@ -30,7 +30,11 @@ export class BrowserSession {
       const eq = pair.indexOf('=');
       const name = pair.slice(0, eq).trim();
       const value = pair.slice(eq + 1).trim();
-      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]!) < Date.now()));
+      const expired = attributes.some(
+        (a) =>
+          /^\s*max-age=0\s*$/i.test(a) ||
+          (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]!) < Date.now()),
+      );
       if (expired || value === '') this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
@@ -68,14 +72,24 @@ export class BrowserSession {
 
   /** As next-auth's signIn('credentials', { redirect: false }) posts it. */
   async signIn(email: string, password: string, callbackUrl = '/notes') {
-    const res = await this.postForm('/api/auth/callback/credentials', { email, password, csrfToken: await this.csrfToken(), callbackUrl, json: 'true' });
+    const res = await this.postForm('/api/auth/callback/credentials', {
+      email,
+      password,
+      csrfToken: await this.csrfToken(),
+      callbackUrl,
+      json: 'true',
+    });
     const url = typeof res.json?.url === 'string' ? (res.json.url as string) : null;
     const error = url ? new URL(url).searchParams.get('error') : null;
     return { ...res, url: error ? null : url, error };
   }
 
   async signOut() {
-    return this.postForm('/api/auth/signout', { csrfToken: await this.csrfToken(), callbackUrl: '/sign-in', json: 'true' });
+    return this.postForm('/api/auth/signout', {
+      csrfToken: await this.csrfToken(),
+      callbackUrl: '/sign-in',
+      json: 'true',
+    });
   }
 
   /** next-auth's session endpoint: {} when signed out. */
@@ -89,6 +103,10 @@ export class BrowserSession {
   }
 
   mutate(path: string, input?: unknown) {
-    return this.request(`/api/trpc/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input ?? {}) });
+    return this.request(`/api/trpc/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(input ?? {}),
+    });
   }
 }

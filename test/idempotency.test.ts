@@ -34,7 +34,12 @@ const SUMMARY = {
 };
 
 const post = (key: string, path: string, json: unknown, idempotencyKey?: string) =>
-  app.request(path, { method: 'POST', key, json, headers: idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey } });
+  app.request(path, {
+    method: 'POST',
+    key,
+    json,
+    headers: idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey },
+  });
 
 async function account() {
   const { key, account } = await app.createAccount();
@@ -43,7 +48,11 @@ async function account() {
 
 async function countsFor(accountId: string) {
   const [m] = await app.db.select({ n: count() }).from(meetings).where(eq(meetings.accountId, accountId));
-  const byType = await app.db.select({ type: events.type, n: count() }).from(events).where(eq(events.accountId, accountId)).groupBy(events.type);
+  const byType = await app.db
+    .select({ type: events.type, n: count() })
+    .from(events)
+    .where(eq(events.accountId, accountId))
+    .groupBy(events.type);
   const [s] = await app.db
     .select({ n: count() })
     .from(transcriptSegments)
@@ -53,24 +62,41 @@ async function countsFor(accountId: string) {
 }
 
 function expectConflict(res: Res, mentions: string) {
-  expect({ status: res.status, body: res.json }).toEqual({ status: 409, body: { error: { code: 'conflict', message: expect.stringContaining(mentions) } } });
+  expect({ status: res.status, body: res.json }).toEqual({
+    status: 409,
+    body: { error: { code: 'conflict', message: expect.stringContaining(mentions) } },
+  });
   expect(res.headers.get('x-request-id')).toBeTruthy();
 }
 
 const setCreatedAt = (accountId: string, key: string, at: Date) =>
-  app.db.update(idempotencyKeys).set({ createdAt: at }).where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)));
+  app.db
+    .update(idempotencyKeys)
+    .set({ createdAt: at })
+    .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)));
 
 describe('issue 8 item 5: the same Idempotency-Key and request within 24 hours replays the first answer (D16)', () => {
   it('issue 8 item 5, D16: POST /meetings twice with one key → the same 201 {"id"}, one meeting, one meeting.started', async () => {
     const { key, accountId } = await account();
     const first = await post(key, '/api/recorder/meetings', { title: 'Sync', platform: 'zoom' }, 'meeting-1');
     const again = await post(key, '/api/recorder/meetings', { platform: 'zoom', title: 'Sync' }, 'meeting-1');
-    expect({ status: first.status, replayed: first.headers.get('idempotent-replayed') }).toEqual({ status: 201, replayed: null });
-    expect({ status: again.status, body: again.json, replayed: again.headers.get('idempotent-replayed') }).toEqual({ status: 201, body: first.json, replayed: 'true' });
+    expect({ status: first.status, replayed: first.headers.get('idempotent-replayed') }).toEqual({
+      status: 201,
+      replayed: null,
+    });
+    expect({
+      status: again.status,
+      body: again.json,
+      replayed: again.headers.get('idempotent-replayed'),
+    }).toEqual({ status: 201, body: first.json, replayed: 'true' });
     expect(again.text).toBe(first.text);
     expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
     expect(again.headers.get('cache-control')).toBe('no-store');
-    expect(await countsFor(accountId)).toEqual({ meetings: 1, segments: 0, events: { 'meeting.started': 1 } });
+    expect(await countsFor(accountId)).toEqual({
+      meetings: 1,
+      segments: 0,
+      events: { 'meeting.started': 1 },
+    });
   });
 
   it('issue 8 item 5, D16: a transcript sent twice with one key → 200 both times (not 409), one set of segments, one meeting.transcribed', async () => {
@@ -80,7 +106,11 @@ describe('issue 8 item 5: the same Idempotency-Key and request within 24 hours r
     const first = await post(key, `/api/recorder/meetings/${id}/transcript`, body, 'transcript-1');
     const again = await post(key, `/api/recorder/meetings/${id}/transcript`, body, 'transcript-1');
     expect([first.status, again.status, again.json]).toEqual([200, 200, { id }]);
-    expect(await countsFor(accountId)).toEqual({ meetings: 1, segments: 2, events: { 'meeting.started': 1, 'meeting.transcribed': 1 } });
+    expect(await countsFor(accountId)).toEqual({
+      meetings: 1,
+      segments: 2,
+      events: { 'meeting.started': 1, 'meeting.transcribed': 1 },
+    });
     // Without a key a repeat is what it always was: a 409.
     expect((await post(key, `/api/recorder/meetings/${id}/transcript`, body)).status).toBe(409);
   });
@@ -88,14 +118,20 @@ describe('issue 8 item 5: the same Idempotency-Key and request within 24 hours r
   it('issue 8 item 5, D16: a summary sent twice with one key → one summary.ready; without a key each call fires one', async () => {
     const { key, accountId } = await account();
     const id = (await post(key, '/api/recorder/meetings', { platform: 'meet' })).json.id;
-    await post(key, `/api/recorder/meetings/${id}/transcript`, { segments: SEGMENTS, generate_summary: false });
-    for (let i = 0; i < 3; i++) expect((await post(key, `/api/recorder/meetings/${id}/summary`, { summary: SUMMARY }, 'summary-1')).status).toBe(200);
+    await post(key, `/api/recorder/meetings/${id}/transcript`, {
+      segments: SEGMENTS,
+      generate_summary: false,
+    });
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await post(key, `/api/recorder/meetings/${id}/summary`, { summary: SUMMARY }, 'summary-1')).status,
+      ).toBe(200);
     expect((await countsFor(accountId)).events['summary.ready']).toBe(1);
     await post(key, `/api/recorder/meetings/${id}/summary`, { summary: SUMMARY });
     expect((await countsFor(accountId)).events['summary.ready']).toBe(2);
   });
 
-  it('issue 8 item 5: keys are per account: another account\'s identical request with the same key gets its own meeting', async () => {
+  it("issue 8 item 5: keys are per account: another account's identical request with the same key gets its own meeting", async () => {
     const one = await account();
     const two = await account();
     const a = await post(one.key, '/api/recorder/meetings', { platform: 'zoom' }, 'shared-key');
@@ -110,18 +146,40 @@ describe('issue 8 item 5: the same key with another request is a 409 that says s
   it('issue 8 item 5: the same key with another body → 409 conflict naming the key; nothing created', async () => {
     const { key, accountId } = await account();
     await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'k');
-    expectConflict(await post(key, '/api/recorder/meetings', { platform: 'teams' }, 'k'), 'Idempotency-Key was already used with a different request');
-    expectConflict(await post(key, '/api/recorder/meetings', { platform: 'zoom', title: 'x' }, 'k'), 'different request');
+    expectConflict(
+      await post(key, '/api/recorder/meetings', { platform: 'teams' }, 'k'),
+      'Idempotency-Key was already used with a different request',
+    );
+    expectConflict(
+      await post(key, '/api/recorder/meetings', { platform: 'zoom', title: 'x' }, 'k'),
+      'different request',
+    );
     expect((await countsFor(accountId)).meetings).toBe(1);
   });
 
   it('issue 8 item 5: the same key on another path (or meeting) → 409 conflict; nothing stored', async () => {
     const { key, accountId } = await account();
     const one = (await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'k')).json.id;
-    expectConflict(await post(key, `/api/recorder/meetings/${one}/transcript`, { segments: SEGMENTS }, 'k'), 'different request');
+    expectConflict(
+      await post(key, `/api/recorder/meetings/${one}/transcript`, { segments: SEGMENTS }, 'k'),
+      'different request',
+    );
     const two = (await post(key, '/api/recorder/meetings', { platform: 'zoom' })).json.id;
-    await post(key, `/api/recorder/meetings/${one}/transcript`, { segments: SEGMENTS, generate_summary: false }, 't');
-    expectConflict(await post(key, `/api/recorder/meetings/${two}/transcript`, { segments: SEGMENTS, generate_summary: false }, 't'), 'different request');
+    await post(
+      key,
+      `/api/recorder/meetings/${one}/transcript`,
+      { segments: SEGMENTS, generate_summary: false },
+      't',
+    );
+    expectConflict(
+      await post(
+        key,
+        `/api/recorder/meetings/${two}/transcript`,
+        { segments: SEGMENTS, generate_summary: false },
+        't',
+      ),
+      'different request',
+    );
     expect((await countsFor(accountId)).segments).toBe(2);
   });
 });
@@ -129,12 +187,20 @@ describe('issue 8 item 5: the same key with another request is a 409 that says s
 describe('issue 8 item 5: in flight, failed and expired keys', () => {
   it('issue 8 item 5: concurrent duplicates make one meeting: each answer is that 201 or a 409 "in progress"', async () => {
     const { key, accountId } = await account();
-    const responses = await Promise.all(Array.from({ length: 12 }, () => post(key, '/api/recorder/meetings', { platform: 'zoom', title: 'Race' }, 'race')));
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        post(key, '/api/recorder/meetings', { platform: 'zoom', title: 'Race' }, 'race'),
+      ),
+    );
     const created = responses.filter((r) => r.status === 201);
     expect(created.length).toBeGreaterThanOrEqual(1);
     expect(new Set(created.map((r) => r.json.id)).size).toBe(1);
     for (const res of responses.filter((r) => r.status !== 201)) expectConflict(res, 'in progress');
-    expect(await countsFor(accountId)).toEqual({ meetings: 1, segments: 0, events: { 'meeting.started': 1 } });
+    expect(await countsFor(accountId)).toEqual({
+      meetings: 1,
+      segments: 0,
+      events: { 'meeting.started': 1 },
+    });
   });
 
   it('issue 8 item 5: while the first request is in progress the same request is a 409 "in progress"; once done, it is replayed', async () => {
@@ -142,10 +208,18 @@ describe('issue 8 item 5: in flight, failed and expired keys', () => {
     const first = await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'slow');
     // The state a request leaves while it runs: claimed, no answer yet.
     const [row] = await app.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'slow'));
-    await app.db.update(idempotencyKeys).set({ status: null, responseBody: null }).where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, 'slow')));
+    await app.db
+      .update(idempotencyKeys)
+      .set({ status: null, responseBody: null })
+      .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, 'slow')));
     expectConflict(await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'slow'), 'in progress');
-    await app.db.update(idempotencyKeys).set({ status: row!.status, responseBody: row!.responseBody }).where(eq(idempotencyKeys.key, 'slow'));
-    expect((await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'slow')).json).toEqual(first.json);
+    await app.db
+      .update(idempotencyKeys)
+      .set({ status: row!.status, responseBody: row!.responseBody })
+      .where(eq(idempotencyKeys.key, 'slow'));
+    expect((await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'slow')).json).toEqual(
+      first.json,
+    );
     expect((await countsFor(accountId)).meetings).toBe(1);
   });
 
@@ -153,7 +227,10 @@ describe('issue 8 item 5: in flight, failed and expired keys', () => {
     const { key, accountId } = await account();
     await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'orphan');
     await app.db.delete(meetings).where(eq(meetings.accountId, accountId)); // as if the work had not committed
-    await app.db.update(idempotencyKeys).set({ status: null, responseBody: null, createdAt: new Date(Date.now() - 11 * 60_000) }).where(eq(idempotencyKeys.key, 'orphan'));
+    await app.db
+      .update(idempotencyKeys)
+      .set({ status: null, responseBody: null, createdAt: new Date(Date.now() - 11 * 60_000) })
+      .where(eq(idempotencyKeys.key, 'orphan'));
     const retry = await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'orphan');
     expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([201, null]);
     expect((await countsFor(accountId)).meetings).toBe(1);
@@ -167,9 +244,18 @@ describe('issue 8 item 5: in flight, failed and expired keys', () => {
     expect(ok.status).toBe(201);
     expect((await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'fix-me')).json).toEqual(ok.json);
     // A 409 (transcript already stored) is not remembered either.
-    await post(key, `/api/recorder/meetings/${ok.json.id}/transcript`, { segments: SEGMENTS, generate_summary: false });
-    expect((await post(key, `/api/recorder/meetings/${ok.json.id}/transcript`, { segments: SEGMENTS }, 'late')).status).toBe(409);
-    const rows = await app.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(eq(idempotencyKeys.accountId, accountId));
+    await post(key, `/api/recorder/meetings/${ok.json.id}/transcript`, {
+      segments: SEGMENTS,
+      generate_summary: false,
+    });
+    expect(
+      (await post(key, `/api/recorder/meetings/${ok.json.id}/transcript`, { segments: SEGMENTS }, 'late'))
+        .status,
+    ).toBe(409);
+    const rows = await app.db
+      .select({ key: idempotencyKeys.key })
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.accountId, accountId));
     expect(rows.map((r) => r.key)).toEqual(['fix-me']);
   });
 
@@ -191,7 +277,11 @@ describe('issue 8 item 5: in flight, failed and expired keys', () => {
     await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'old-2');
     await setCreatedAt(accountId, 'old-1', new Date(Date.now() - 30 * 3600_000));
     await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'new');
-    const rows = await app.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(eq(idempotencyKeys.accountId, accountId)).orderBy(idempotencyKeys.key);
+    const rows = await app.db
+      .select({ key: idempotencyKeys.key })
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.accountId, accountId))
+      .orderBy(idempotencyKeys.key);
     expect(rows.map((r) => r.key)).toEqual(['new', 'old-2']);
   });
 });
@@ -205,7 +295,10 @@ describe('issue 8 item 5: the Idempotency-Key header is validated (D2)', () => {
   ])('issue 8 item 5, D2: a key of %s → 400 invalid_request, nothing created', async (_label, value) => {
     const { key, accountId } = await account();
     const res = await post(key, '/api/recorder/meetings', { platform: 'zoom' }, value);
-    expect({ status: res.status, body: res.json }).toEqual({ status: 400, body: { error: { code: 'invalid_request', message: expect.stringContaining('Idempotency-Key') } } });
+    expect({ status: res.status, body: res.json }).toEqual({
+      status: 400,
+      body: { error: { code: 'invalid_request', message: expect.stringContaining('Idempotency-Key') } },
+    });
     expect((await countsFor(accountId)).meetings).toBe(0);
   });
 
@@ -217,11 +310,19 @@ describe('issue 8 item 5: the Idempotency-Key header is validated (D2)', () => {
     expect([a.status, b.status, b.json]).toEqual([201, 201, a.json]);
   });
 
-  it('issue 8 item 5: the stored answer is the first response\'s exact bytes, kept per (account, key)', async () => {
+  it("issue 8 item 5: the stored answer is the first response's exact bytes, kept per (account, key)", async () => {
     const { key, accountId } = await account();
     const first = await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'bytes');
-    const rows = await app.db.execute(sql`select status, response_body from idempotency_keys where account_id = ${accountId} and key = 'bytes'`);
-    const row = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows)[0] as { status: number; response_body: string };
-    expect({ status: Number(row.status), body: row.response_body }).toEqual({ status: 201, body: first.text });
+    const rows = await app.db.execute(
+      sql`select status, response_body from idempotency_keys where account_id = ${accountId} and key = 'bytes'`,
+    );
+    const row = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows)[0] as {
+      status: number;
+      response_body: string;
+    };
+    expect({ status: Number(row.status), body: row.response_body }).toEqual({
+      status: 201,
+      body: first.text,
+    });
   });
 });

@@ -93,7 +93,7 @@ describe('Form A delete', () => {
     expect(await rowsOf(id)).toEqual({ meetings: 0, segments: 0, events: 0 });
   });
 
-  it('SPEC 3.2: deleting one note leaves the account\'s other notes and other accounts\' notes untouched', async () => {
+  it("SPEC 3.2: deleting one note leaves the account's other notes and other accounts' notes untouched", async () => {
     const owner = await app.createAccount({ form: 'A' });
     const other = await app.createAccount({ form: 'A' });
     const before = await app.recordNote(owner.key, { title: 'Before', summary: SUMMARY });
@@ -118,7 +118,7 @@ describe('Form A delete', () => {
 
   it.each([
     { name: 'an unknown id', setup: 'unknown' },
-    { name: 'another account\'s note', setup: 'foreign' },
+    { name: "another account's note", setup: 'foreign' },
     { name: 'a meeting whose transcript is not stored yet (D3)', setup: 'pending' },
   ] as const)('SPEC 4.3, D2: deleting $name answers 404 not_found and removes nothing', async ({ setup }) => {
     const caller = await app.createAccount({ form: 'A' });
@@ -133,7 +133,8 @@ describe('Form A delete', () => {
     expectJson(res);
     expect(res.json).toEqual(NOT_FOUND_A);
     expect(await rowsOf(id)).toEqual(was);
-    if (setup === 'foreign') expect((await app.request(`/v1/notes/${id}`, { key: other.key })).status).toBe(200);
+    if (setup === 'foreign')
+      expect((await app.request(`/v1/notes/${id}`, { key: other.key })).status).toBe(200);
     if (setup === 'pending') {
       expect(was).toEqual({ meetings: 1, segments: 0, events: 1 });
       // It can still become a note afterwards.
@@ -161,25 +162,32 @@ describe('Form B has no delete', () => {
     { name: 'a Form B key', keyForm: 'B', header: undefined },
     { name: 'a Form A key with X-API-Form: B', keyForm: 'A', header: 'B' },
     { name: 'a Form A key with X-API-Form: b', keyForm: 'A', header: 'b' },
-  ] as const)('SPEC 4.3, D2: DELETE /v1/notes/:id with $name answers 404 in Form B format and keeps the note', async ({ keyForm, header }) => {
-    const { key } = await app.createAccount({ form: keyForm });
-    const id = await app.recordNote(key, { summary: SUMMARY });
-    const was = await rowsOf(id);
-    const noteBefore = (await app.request(`/v1/notes/${id}`, { key, form: 'B' })).json;
+  ] as const)(
+    'SPEC 4.3, D2: DELETE /v1/notes/:id with $name answers 404 in Form B format and keeps the note',
+    async ({ keyForm, header }) => {
+      const { key } = await app.createAccount({ form: keyForm });
+      const id = await app.recordNote(key, { summary: SUMMARY });
+      const was = await rowsOf(id);
+      const noteBefore = (await app.request(`/v1/notes/${id}`, { key, form: 'B' })).json;
 
-    const res = await app.request(`/v1/notes/${id}`, { method: 'DELETE', key, ...(header && { form: header }) });
-    expect(res.status).toBe(404);
-    expectJson(res);
-    expect(res.json).toEqual(ERROR_B);
+      const res = await app.request(`/v1/notes/${id}`, {
+        method: 'DELETE',
+        key,
+        ...(header && { form: header }),
+      });
+      expect(res.status).toBe(404);
+      expectJson(res);
+      expect(res.json).toEqual(ERROR_B);
 
-    expect(await rowsOf(id)).toEqual(was);
-    expect(was).toEqual({ meetings: 1, segments: 2, events: 3 });
-    const get = await app.request(`/v1/notes/${id}`, { key, form: 'B' });
-    expect(get.status).toBe(200);
-    expect(get.json).toEqual(noteBefore);
-  });
+      expect(await rowsOf(id)).toEqual(was);
+      expect(was).toEqual({ meetings: 1, segments: 2, events: 3 });
+      const get = await app.request(`/v1/notes/${id}`, { key, form: 'B' });
+      expect(get.status).toBe(200);
+      expect(get.json).toEqual(noteBefore);
+    },
+  );
 
-  it('D1, SPEC 4.3: a Form B key with X-API-Form: A can delete (the request\'s form decides)', async () => {
+  it("D1, SPEC 4.3: a Form B key with X-API-Form: A can delete (the request's form decides)", async () => {
     const { key } = await app.createAccount({ form: 'B' });
     const id = await app.recordNote(key, {});
     const res = await app.request(`/v1/notes/${id}`, { method: 'DELETE', key, form: 'A' });

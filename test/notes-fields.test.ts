@@ -28,7 +28,6 @@ const SUMMARY = {
   sentiment: 'positive',
 };
 
-
 function expectJson(res: { headers: Headers }) {
   expect(res.headers.get('content-type')).toMatch(/^application\/json\b/);
 }
@@ -85,7 +84,12 @@ describe('Form A note fields', () => {
           ended_at: '2026-01-05T10:45:30.000Z',
           transcript: [
             { sequence: 1, speaker: 'Ana', content: 'Good morning, shall we start?', start_time: 0 },
-            { sequence: 2, speaker: 'Ben', content: 'Yes, the release is on track for Friday.', start_time: 2.5 },
+            {
+              sequence: 2,
+              speaker: 'Ben',
+              content: 'Yes, the release is on track for Friday.',
+              start_time: 2.5,
+            },
           ],
         },
       ],
@@ -254,15 +258,37 @@ describe('Form B note fields', () => {
       ended_at: '2026-01-08T08:20:00.000Z',
       status: 'ready',
       transcript: [
-        { sequence: 1, speaker: 'Ana', content: 'Good morning, shall we start?', start_time: 0, end_time: 2.5 },
-        { sequence: 2, speaker: 'Ben', content: 'Yes, the release is on track for Friday.', start_time: 2.5, end_time: 6 },
+        {
+          sequence: 1,
+          speaker: 'Ana',
+          content: 'Good morning, shall we start?',
+          start_time: 0,
+          end_time: 2.5,
+        },
+        {
+          sequence: 2,
+          speaker: 'Ben',
+          content: 'Yes, the release is on track for Friday.',
+          start_time: 2.5,
+          end_time: 6,
+        },
       ],
       summary: null,
     };
     const single = await getB(key, id);
     expect(single).toEqual(expected);
     expect(Object.keys(single).sort()).toEqual(
-      ['duration_seconds', 'ended_at', 'id', 'platform', 'started_at', 'status', 'summary', 'title', 'transcript'].sort(),
+      [
+        'duration_seconds',
+        'ended_at',
+        'id',
+        'platform',
+        'started_at',
+        'status',
+        'summary',
+        'title',
+        'transcript',
+      ].sort(),
     );
     expect(await listB(key)).toEqual({ data: [expected], next_cursor: null, has_more: false });
   });
@@ -287,8 +313,20 @@ describe('Form B note fields', () => {
       ended_at: '2026-01-09T17:00:00.000Z',
       status: 'ready',
       transcript: [
-        { sequence: 1, speaker: 'Ana', content: 'Good morning, shall we start?', start_time: 0, end_time: 2.5 },
-        { sequence: 2, speaker: 'Ben', content: 'Yes, the release is on track for Friday.', start_time: 2.5, end_time: 6 },
+        {
+          sequence: 1,
+          speaker: 'Ana',
+          content: 'Good morning, shall we start?',
+          start_time: 0,
+          end_time: 2.5,
+        },
+        {
+          sequence: 2,
+          speaker: 'Ben',
+          content: 'Yes, the release is on track for Friday.',
+          start_time: 2.5,
+          end_time: 6,
+        },
       ],
       summary: SUMMARY,
     };
@@ -386,7 +424,12 @@ describe('Segments, time and duration', () => {
       ...(i % 2 === 0 && { end_time: start_time + 0.5 }),
     }));
     const id = await app.recordNote(key, { segments });
-    const expectedA = segments.map((s, i) => ({ sequence: i + 1, speaker: s.speaker, content: s.content, start_time: s.start_time }));
+    const expectedA = segments.map((s, i) => ({
+      sequence: i + 1,
+      speaker: s.speaker,
+      content: s.content,
+      start_time: s.start_time,
+    }));
     const expectedB = segments.map((s, i) => ({
       sequence: i + 1,
       speaker: s.speaker,
@@ -457,12 +500,20 @@ describe('Segments, time and duration', () => {
     },
     {
       name: 'the recorder value when given, even beside an ended_at',
-      input: { started_at: '2026-02-01T10:00:00.000Z', ended_at: '2026-02-01T10:30:00.000Z', duration_seconds: 1500 },
+      input: {
+        started_at: '2026-02-01T10:00:00.000Z',
+        ended_at: '2026-02-01T10:30:00.000Z',
+        duration_seconds: 1500,
+      },
       duration: 1500,
     },
     {
       name: 'zero when given as zero',
-      input: { started_at: '2026-02-01T10:00:00.000Z', ended_at: '2026-02-01T10:00:00.000Z', duration_seconds: 0 },
+      input: {
+        started_at: '2026-02-01T10:00:00.000Z',
+        ended_at: '2026-02-01T10:00:00.000Z',
+        duration_seconds: 0,
+      },
       duration: 0,
     },
   ])('D4: duration_seconds is $name', async ({ input, duration }) => {
@@ -483,7 +534,10 @@ describe('Segments, time and duration', () => {
 
   it('D4: a duration derived from sub-second times is still an integer close to ended_at - started_at', async () => {
     const { key } = await app.createAccount({ form: 'B' });
-    const id = await app.recordNote(key, { started_at: '2026-02-02T10:00:00.000Z', ended_at: '2026-02-02T10:00:10.600Z' });
+    const id = await app.recordNote(key, {
+      started_at: '2026-02-02T10:00:00.000Z',
+      ended_at: '2026-02-02T10:00:10.600Z',
+    });
     const b = await getB(key, id);
     expect(Number.isInteger(b.duration_seconds)).toBe(true);
     expect(Math.abs(b.duration_seconds - 10.6)).toBeLessThan(1);
@@ -527,14 +581,17 @@ describe('Visibility of notes', () => {
     const stored = await app.request(`/api/recorder/meetings/${id}/transcript`, {
       method: 'POST',
       key,
-      json: { segments: [{ speaker: 'Ana', content: 'Now it exists.', start_time: 0 }], generate_summary: false },
+      json: {
+        segments: [{ speaker: 'Ana', content: 'Now it exists.', start_time: 0 }],
+        generate_summary: false,
+      },
     });
     expect(stored.status, stored.text).toBe(200);
     expect(await getB(key, id)).toMatchObject({ id, status: 'ready', summary: null });
   });
 
   it.each(['A', 'B'] as const)(
-    'SPEC 4.2, SPEC 5 rule 2: Form %s reports another account\'s note and an unknown id as 404',
+    "SPEC 4.2, SPEC 5 rule 2: Form %s reports another account's note and an unknown id as 404",
     async (form) => {
       const owner = await app.createAccount({ form });
       const other = await app.createAccount({ form });
@@ -544,7 +601,9 @@ describe('Visibility of notes', () => {
         expect(res.status, path).toBe(404);
         expectJson(res);
         expect(res.json).toEqual(
-          form === 'A' ? { error: { code: 'not_found', message: expect.any(String) } } : { error: expect.any(String) },
+          form === 'A'
+            ? { error: { code: 'not_found', message: expect.any(String) } }
+            : { error: expect.any(String) },
         );
       }
       // The owner still sees it.

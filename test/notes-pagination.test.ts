@@ -39,7 +39,12 @@ interface Seeded {
 /** The account's notes in D5 order, sorted here in the test from the raw rows. */
 async function referenceOrder(accountId: string): Promise<RefNote[]> {
   const rows = await app.db
-    .select({ id: meetings.id, createdAt: meetings.createdAt, platform: meetings.platform, transcribedAt: meetings.transcribedAt })
+    .select({
+      id: meetings.id,
+      createdAt: meetings.createdAt,
+      platform: meetings.platform,
+      transcribedAt: meetings.transcribedAt,
+    })
     .from(meetings)
     .where(eq(meetings.accountId, accountId));
   return rows
@@ -53,7 +58,10 @@ async function referenceOrder(accountId: string): Promise<RefNote[]> {
  * millisecond unless the server keeps them apart), 5 one after another; plus 2 meetings
  * without a transcript. Platforms cycle through all five.
  */
-async function seedAccount(form: Form = 'A', counts = { first: 10, concurrent: 10, last: 5 }): Promise<Seeded> {
+async function seedAccount(
+  form: Form = 'A',
+  counts = { first: 10, concurrent: 10, last: 5 },
+): Promise<Seeded> {
   const { key, account } = await app.createAccount({ form });
   let n = 0;
   const next = () => {
@@ -68,7 +76,15 @@ async function seedAccount(form: Form = 'A', counts = { first: 10, concurrent: 1
   pending.push(await app.recordNote(key, { ...next(), transcribe: false }));
   const sequentialLast: string[] = [];
   for (let i = 0; i < counts.last; i++) sequentialLast.push(await app.recordNote(key, next()));
-  return { key, accountId: account.id, ref: await referenceOrder(account.id), pending, sequentialFirst, concurrent, sequentialLast };
+  return {
+    key,
+    accountId: account.id,
+    ref: await referenceOrder(account.id),
+    pending,
+    sequentialFirst,
+    concurrent,
+    sequentialLast,
+  };
 }
 
 function query(params: Record<string, string | number | undefined>): string {
@@ -166,33 +182,42 @@ describe('Order', () => {
     const ms = createdAt.map((t) => Date.parse(t));
     for (let i = 1; i < ms.length; i++) expect(ms[i]!).toBeLessThan(ms[i - 1]!);
     // Also the meetings without a transcript do not share a created_at with a note.
-    const rows = await app.db.select({ createdAt: meetings.createdAt }).from(meetings).where(eq(meetings.accountId, s.accountId));
+    const rows = await app.db
+      .select({ createdAt: meetings.createdAt })
+      .from(meetings)
+      .where(eq(meetings.accountId, s.accountId));
     expect(rows).toHaveLength(26);
     expect(new Set(rows.map((r) => r.createdAt.getTime())).size).toBe(26);
   });
 });
 
 describe('Walking pages', () => {
-  it.each(FORMS)('D5: Form %s pages of limit 1, 2, 3 and 7 yield every note exactly once, in order', async (form) => {
-    const s = await seedAccount(form);
-    const refIds = s.ref.map((n) => n.id);
-    for (const limit of [1, 2, 3, 7]) {
-      const ids = await walk(s.key, form, limit, {}, createdAtMap(s.ref));
-      expect(ids, `limit ${limit}`).toEqual(refIds);
-      expect(new Set(ids).size).toBe(25);
-    }
-  });
+  it.each(FORMS)(
+    'D5: Form %s pages of limit 1, 2, 3 and 7 yield every note exactly once, in order',
+    async (form) => {
+      const s = await seedAccount(form);
+      const refIds = s.ref.map((n) => n.id);
+      for (const limit of [1, 2, 3, 7]) {
+        const ids = await walk(s.key, form, limit, {}, createdAtMap(s.ref));
+        expect(ids, `limit ${limit}`).toEqual(refIds);
+        expect(new Set(ids).size).toBe(25);
+      }
+    },
+  );
 
-  it.each(FORMS)('SPEC 4.1, D5: Form %s default limit is 20; the last page has next_cursor null and has_more false', async (form) => {
-    const s = await seedAccount(form);
-    const first = await list(s.key, form);
-    expect(first.data.map((n) => n.id)).toEqual(s.ref.slice(0, 20).map((n) => n.id));
-    expect(first.has_more).toBe(true);
-    expect(first.next_cursor).toEqual(expect.any(String));
-    const second = await list(s.key, form, { cursor: first.next_cursor! });
-    expect(second.data.map((n) => n.id)).toEqual(s.ref.slice(20).map((n) => n.id));
-    expect(second).toMatchObject({ next_cursor: null, has_more: false });
-  });
+  it.each(FORMS)(
+    'SPEC 4.1, D5: Form %s default limit is 20; the last page has next_cursor null and has_more false',
+    async (form) => {
+      const s = await seedAccount(form);
+      const first = await list(s.key, form);
+      expect(first.data.map((n) => n.id)).toEqual(s.ref.slice(0, 20).map((n) => n.id));
+      expect(first.has_more).toBe(true);
+      expect(first.next_cursor).toEqual(expect.any(String));
+      const second = await list(s.key, form, { cursor: first.next_cursor! });
+      expect(second.data.map((n) => n.id)).toEqual(s.ref.slice(20).map((n) => n.id));
+      expect(second).toMatchObject({ next_cursor: null, has_more: false });
+    },
+  );
 
   it('D5: a page that ends exactly on the last note reports next_cursor null and has_more false', async () => {
     const s = await seedAccount('A', { first: 3, concurrent: 0, last: 3 });
@@ -220,7 +245,11 @@ describe('Walking pages', () => {
     const s = await seedAccount('A', { first: 1, concurrent: 0, last: 0 });
     // 100 more notes, ten at a time.
     for (let i = 0; i < 10; i++) {
-      await Promise.all(Array.from({ length: 10 }, (_, j) => app.recordNote(s.key, { title: `Bulk ${i * 10 + j}`, platform: 'zoom' })));
+      await Promise.all(
+        Array.from({ length: 10 }, (_, j) =>
+          app.recordNote(s.key, { title: `Bulk ${i * 10 + j}`, platform: 'zoom' }),
+        ),
+      );
     }
     const ref = await referenceOrder(s.accountId);
     expect(ref).toHaveLength(101);
@@ -278,7 +307,10 @@ describe('Filters', () => {
     const expected = s.ref.slice(0, 11).map((n) => n.id);
     for (const bound of [pivot.createdAt, withOffset(pivot.createdAt)]) {
       const page = await list(s.key, form, { created_after: bound, limit: 100 });
-      expect(page.data.map((n) => n.id), bound).toEqual(expected);
+      expect(
+        page.data.map((n) => n.id),
+        bound,
+      ).toEqual(expected);
       expect(page).toMatchObject({ next_cursor: null, has_more: false });
     }
   });
@@ -289,7 +321,10 @@ describe('Filters', () => {
     const expected = s.ref.slice(11).map((n) => n.id);
     for (const bound of [pivot.createdAt, withOffset(pivot.createdAt)]) {
       const page = await list(s.key, 'A', { created_before: bound, limit: 100 });
-      expect(page.data.map((n) => n.id), bound).toEqual(expected);
+      expect(
+        page.data.map((n) => n.id),
+        bound,
+      ).toEqual(expected);
       expect(page.data.map((n) => n.id)).not.toContain(pivot.id);
     }
   });
@@ -300,7 +335,10 @@ describe('Filters', () => {
     const expected = s.ref.slice(10).map((n) => n.id);
     for (const bound of [pivot.createdAt, withOffset(pivot.createdAt)]) {
       const page = await list(s.key, 'B', { created_before: bound, limit: 100 });
-      expect(page.data.map((n) => n.id), bound).toEqual(expected);
+      expect(
+        page.data.map((n) => n.id),
+        bound,
+      ).toEqual(expected);
       expect(page.data[0].id).toBe(pivot.id);
     }
   });
@@ -310,8 +348,12 @@ describe('Filters', () => {
     const newer = s.ref[5]!;
     const older = s.ref[15]!;
     const params = { created_after: older.createdAt, created_before: newer.createdAt, limit: 100 };
-    expect((await list(s.key, 'A', params)).data.map((n) => n.id)).toEqual(s.ref.slice(6, 16).map((n) => n.id));
-    expect((await list(s.key, 'B', params)).data.map((n) => n.id)).toEqual(s.ref.slice(5, 16).map((n) => n.id));
+    expect((await list(s.key, 'A', params)).data.map((n) => n.id)).toEqual(
+      s.ref.slice(6, 16).map((n) => n.id),
+    );
+    expect((await list(s.key, 'B', params)).data.map((n) => n.id)).toEqual(
+      s.ref.slice(5, 16).map((n) => n.id),
+    );
     // A one-instant window: empty in Form A, the note itself in Form B.
     const one = { created_after: newer.createdAt, created_before: newer.createdAt };
     expect((await list(s.key, 'A', one)).data).toEqual([]);
@@ -324,7 +366,10 @@ describe('Filters', () => {
       const page = await list(s.key, 'A', { platform, limit: 100 });
       const expected = s.ref.filter((n) => n.platform === platform).map((n) => n.id);
       expect(expected.length).toBe(5);
-      expect(page.data.map((n) => n.id), platform).toEqual(expected);
+      expect(
+        page.data.map((n) => n.id),
+        platform,
+      ).toEqual(expected);
       for (const note of page.data) expect(note.platform).toBe(platform);
     }
   });
@@ -332,13 +377,18 @@ describe('Filters', () => {
   it('SPEC 4.1, D6: Form B platform=phone includes microphone notes (shown as phone); other platforms filter exactly', async () => {
     const s = await seedAccount('B');
     const phone = await list(s.key, 'B', { platform: 'phone', limit: 100 });
-    const expected = s.ref.filter((n) => n.platform === 'phone' || n.platform === 'microphone').map((n) => n.id);
+    const expected = s.ref
+      .filter((n) => n.platform === 'phone' || n.platform === 'microphone')
+      .map((n) => n.id);
     expect(expected).toHaveLength(10);
     expect(phone.data.map((n) => n.id)).toEqual(expected);
     for (const note of phone.data) expect(note.platform).toBe('phone');
     for (const platform of ['meet', 'zoom', 'teams'] as const) {
       const page = await list(s.key, 'B', { platform, limit: 100 });
-      expect(page.data.map((n) => n.id), platform).toEqual(s.ref.filter((n) => n.platform === platform).map((n) => n.id));
+      expect(
+        page.data.map((n) => n.id),
+        platform,
+      ).toEqual(s.ref.filter((n) => n.platform === platform).map((n) => n.id));
     }
     // microphone is not in Form B's enum (D2: 400 in Form B).
     const mic = await app.request('/v1/notes?platform=microphone', { key: s.key, form: 'B' });
@@ -346,42 +396,52 @@ describe('Filters', () => {
     expect(mic.json).toEqual({ error: expect.any(String) });
   });
 
-  it.each(FORMS)('D5: in Form %s filters combine with a cursor: walking a filtered list yields exactly the filtered notes', async (form) => {
-    const s = await seedAccount(form);
-    const createdAt = createdAtMap(s.ref);
-    const after = s.ref[22]!.createdAt;
-    const before = s.ref[2]!.createdAt;
-    const inWindow = (i: number) => i <= 22 && (form === 'B' ? i >= 2 : i > 2);
-    const cases: { filters: Record<string, string>; expected: string[] }[] = [
-      {
-        filters: { platform: 'phone' },
-        expected: s.ref.filter((n) => n.platform === 'phone' || (form === 'B' && n.platform === 'microphone')).map((n) => n.id),
-      },
-      {
-        filters: { created_after: after, created_before: before },
-        expected: s.ref.filter((_, i) => inWindow(i)).map((n) => n.id),
-      },
-      {
-        filters: { platform: 'zoom', created_after: after, created_before: before },
-        expected: s.ref.filter((n, i) => inWindow(i) && n.platform === 'zoom').map((n) => n.id),
-      },
-    ];
-    for (const { filters, expected } of cases) {
-      expect(expected.length).toBeGreaterThan(2);
-      for (const limit of [1, 2, 3]) {
-        const ids = await walk(s.key, form, limit, filters, createdAt);
-        expect(ids, `${JSON.stringify(filters)} limit ${limit}`).toEqual(expected);
+  it.each(FORMS)(
+    'D5: in Form %s filters combine with a cursor: walking a filtered list yields exactly the filtered notes',
+    async (form) => {
+      const s = await seedAccount(form);
+      const createdAt = createdAtMap(s.ref);
+      const after = s.ref[22]!.createdAt;
+      const before = s.ref[2]!.createdAt;
+      const inWindow = (i: number) => i <= 22 && (form === 'B' ? i >= 2 : i > 2);
+      const cases: { filters: Record<string, string>; expected: string[] }[] = [
+        {
+          filters: { platform: 'phone' },
+          expected: s.ref
+            .filter((n) => n.platform === 'phone' || (form === 'B' && n.platform === 'microphone'))
+            .map((n) => n.id),
+        },
+        {
+          filters: { created_after: after, created_before: before },
+          expected: s.ref.filter((_, i) => inWindow(i)).map((n) => n.id),
+        },
+        {
+          filters: { platform: 'zoom', created_after: after, created_before: before },
+          expected: s.ref.filter((n, i) => inWindow(i) && n.platform === 'zoom').map((n) => n.id),
+        },
+      ];
+      for (const { filters, expected } of cases) {
+        expect(expected.length).toBeGreaterThan(2);
+        for (const limit of [1, 2, 3]) {
+          const ids = await walk(s.key, form, limit, filters, createdAt);
+          expect(ids, `${JSON.stringify(filters)} limit ${limit}`).toEqual(expected);
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe('Which notes are listed', () => {
   it('D3: a meeting without a transcript is never listed, in either form, with or without filters', async () => {
     const s = await seedAccount('A');
-    const pendingRows = await app.db.select({ id: meetings.id, createdAt: meetings.createdAt }).from(meetings).where(eq(meetings.accountId, s.accountId));
+    const pendingRows = await app.db
+      .select({ id: meetings.id, createdAt: meetings.createdAt })
+      .from(meetings)
+      .where(eq(meetings.accountId, s.accountId));
     const pendingSet = new Set(s.pending);
-    const pendingTimes = pendingRows.filter((r) => pendingSet.has(r.id)).map((r) => r.createdAt.toISOString());
+    const pendingTimes = pendingRows
+      .filter((r) => pendingSet.has(r.id))
+      .map((r) => r.createdAt.toISOString());
     expect(pendingTimes).toHaveLength(2);
     for (const form of FORMS) {
       const all = await walk(s.key, form, 4, {}, createdAtMap(s.ref));

@@ -49,16 +49,46 @@ describe('GET /api/openapi.json (issue 2, item 8)', () => {
   it('SPEC 2.1, 4.1, 8, D6: parameters and shapes differ per form as the spec says', async () => {
     const a = await fetchDoc('A');
     const b = await fetchDoc('B');
-    const param = (doc: any, name: string) => doc.paths['/notes'].get.parameters.find((p: any) => p.name === name);
+    const param = (doc: any, name: string) =>
+      doc.paths['/notes'].get.parameters.find((p: any) => p.name === name);
     expect(param(a, 'platform').schema.enum).toEqual(['meet', 'zoom', 'teams', 'phone', 'microphone']);
     expect(param(b, 'platform').schema.enum).toEqual(['meet', 'zoom', 'teams', 'phone']);
     expect(param(a, 'limit').schema.maximum).toBe(100);
     expect(param(a, 'X-API-Form').in).toBe('header');
     const noteA = a.components.schemas.Note;
     const noteB = b.components.schemas.Note;
-    expect(Object.keys(noteA.properties)).toEqual(['id', 'title', 'platform', 'duration_seconds', 'created_at', 'ended_at', 'language', 'transcript', 'summary', 'action_items']);
-    expect(Object.keys(noteB.properties)).toEqual(['id', 'title', 'platform', 'duration_seconds', 'started_at', 'ended_at', 'status', 'transcript', 'summary']);
-    expect(Object.keys(a.components.schemas.NoteListItem.properties)).toEqual(['id', 'title', 'platform', 'duration_seconds', 'created_at', 'ended_at', 'transcript']);
+    expect(Object.keys(noteA.properties)).toEqual([
+      'id',
+      'title',
+      'platform',
+      'duration_seconds',
+      'created_at',
+      'ended_at',
+      'language',
+      'transcript',
+      'summary',
+      'action_items',
+    ]);
+    expect(Object.keys(noteB.properties)).toEqual([
+      'id',
+      'title',
+      'platform',
+      'duration_seconds',
+      'started_at',
+      'ended_at',
+      'status',
+      'transcript',
+      'summary',
+    ]);
+    expect(Object.keys(a.components.schemas.NoteListItem.properties)).toEqual([
+      'id',
+      'title',
+      'platform',
+      'duration_seconds',
+      'created_at',
+      'ended_at',
+      'transcript',
+    ]);
     expect(a.components.schemas.TranscriptSegment.properties.end_time).toBeUndefined();
     expect(b.components.schemas.TranscriptSegment.properties.end_time).toBeDefined();
     expect(a.components.securitySchemes.ApiKey).toMatchObject({ type: 'http', scheme: 'bearer' });

@@ -24,10 +24,18 @@ afterAll(() => app?.close());
 
 async function addNotes(accountId: string, count: number, segments: number) {
   for (let i = 0; i < count; i++) {
-    const { id } = await createMeeting(app.db, app.services, accountId, { title: `Meeting ${i}`, platform: i % 2 ? 'zoom' : 'microphone' });
+    const { id } = await createMeeting(app.db, app.services, accountId, {
+      title: `Meeting ${i}`,
+      platform: i % 2 ? 'zoom' : 'microphone',
+    });
     await storeTranscript(app.db, app.services, accountId, id, {
       durationSeconds: segments * 5,
-      segments: Array.from({ length: segments }, (_, s) => ({ speaker: `S${s % 3}`, content: `Line ${s} of meeting ${i}`, startTime: s * 5, endTime: s * 5 + 4 })),
+      segments: Array.from({ length: segments }, (_, s) => ({
+        speaker: `S${s % 3}`,
+        content: `Line ${s} of meeting ${i}`,
+        startTime: s * 5,
+        endTime: s * 5 + 4,
+      })),
     });
   }
 }
@@ -58,7 +66,10 @@ describe('SQL round trips and indexes', () => {
 
     // Form A: key lookup, the account's day counter, the page of notes, their transcripts.
     // Form B (D22): the day and the key's minute counted together, in two statements.
-    for (const [form, expected] of [['A', 4], ['B', 5]] as const) {
+    for (const [form, expected] of [
+      ['A', 4],
+      ['B', 5],
+    ] as const) {
       let smallBody: any;
       let largeBody: any;
       const smallQueries = await capture(async () => {
@@ -82,7 +93,10 @@ describe('SQL round trips and indexes', () => {
     const id = page.json.data[0].id;
     const queries = await capture(async () => {
       await app.request('/v1/notes?limit=2', { key });
-      await app.request(`/v1/notes?limit=1&cursor=${page.json.next_cursor}&platform=zoom&created_after=2020-01-01T00:00:00Z&created_before=2100-01-01T00:00:00Z`, { key });
+      await app.request(
+        `/v1/notes?limit=1&cursor=${page.json.next_cursor}&platform=zoom&created_after=2020-01-01T00:00:00Z&created_before=2100-01-01T00:00:00Z`,
+        { key },
+      );
       await app.request(`/v1/notes?limit=1&platform=phone`, { key, form: 'B' });
       await app.request(`/v1/notes/${id}`, { key });
     });

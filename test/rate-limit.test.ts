@@ -92,7 +92,10 @@ function expect429A(res: Res) {
 
 /** A Form B 429; refused by the account's day window (D22), Retry-After may run to the end of the day. */
 function expect429B(res: Res, window: 'minute' | 'day' = 'minute') {
-  expect({ status: res.status, body: res.json }).toEqual({ status: 429, body: { error: expect.any(String) } });
+  expect({ status: res.status, body: res.json }).toEqual({
+    status: 429,
+    body: { error: expect.any(String) },
+  });
   expectJson(res);
   expectRetryAfter(res, window === 'minute' ? 60 : 86_400);
 }
@@ -150,9 +153,16 @@ describe('rate-limit headers on every authenticated /v1 response (D14, SPEC 8)',
 
   it('D14: every authenticated request counts, whatever its status: Remaining goes down by one each time', async () => {
     const { key } = await app.createAccount({ plan: 'pro' });
-    const paths = ['/v1/notes', `/v1/notes/${randomUUID()}`, '/v1/notes?limit=abc', '/v1/nothing-here', '/v1/notes'];
+    const paths = [
+      '/v1/notes',
+      `/v1/notes/${randomUUID()}`,
+      '/v1/notes?limit=abc',
+      '/v1/nothing-here',
+      '/v1/notes',
+    ];
     const remaining = [];
-    for (const path of paths) remaining.push((await app.request(path, { key })).headers.get('x-ratelimit-remaining'));
+    for (const path of paths)
+      remaining.push((await app.request(path, { key })).headers.get('x-ratelimit-remaining'));
     expect(remaining).toEqual(['9999', '9998', '9997', '9996', '9995']);
   });
 
@@ -169,7 +179,10 @@ describe('rate-limit headers on every authenticated /v1 response (D14, SPEC 8)',
     for (const [name, key] of keys) {
       for (const form of [undefined, 'A', 'B']) {
         const res = await app.request('/v1/notes', { ...(key && { key }), ...(form && { form }) });
-        const body = form === 'B' ? { error: expect.any(String) } : { error: { code: 'invalid_api_key', message: expect.any(String) } };
+        const body =
+          form === 'B'
+            ? { error: expect.any(String) }
+            : { error: { code: 'invalid_api_key', message: expect.any(String) } };
         expect({ case: `${name} / form ${form ?? '-'}`, status: res.status, body: res.json }).toEqual({
           case: `${name} / form ${form ?? '-'}`,
           status: 401,
@@ -202,7 +215,11 @@ describe('Form B: 100 requests per key per clock minute (D14, SPEC 8)', () => {
       expect429B(res);
       expectRateHeaders({ res, before, after }, { limit: 100, remaining: 0, window: 'minute' });
     }
-    for (const res of ok) expectRateHeaders({ res, before, after }, { limit: 100, remaining: Number(res.headers.get('x-ratelimit-remaining')), window: 'minute' });
+    for (const res of ok)
+      expectRateHeaders(
+        { res, before, after },
+        { limit: 100, remaining: Number(res.headers.get('x-ratelimit-remaining')), window: 'minute' },
+      );
   });
 
   it('D14: once a Form B key is at its limit, Remaining stays 0 and every later request in the window (any path) is 429', async () => {
@@ -243,7 +260,9 @@ describe('Form A: requests per account per UTC day by plan (D14, SPEC 8)', () =>
     const a = await burst(60, '/v1/notes', { key });
     const b = await burst(40, '/v1/notes', { key: second });
     expect([...a, ...b].map((r) => r.status)).toEqual(Array(100).fill(200));
-    const remaining = [...a, ...b].map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((x, y) => x - y);
+    const remaining = [...a, ...b]
+      .map((r) => Number(r.headers.get('x-ratelimit-remaining')))
+      .sort((x, y) => x - y);
     expect(remaining).toEqual(Array.from({ length: 100 }, (_, i) => i));
 
     for (const k of [key, second]) {
@@ -309,14 +328,14 @@ describe("the request's form picks the limit (D1, D14)", () => {
     expect429B(await app.request('/v1/notes', { key, form: 'B' }));
   });
 
-  it('D1/D14: a Form B key sending X-API-Form: A gets its account\'s daily plan limit', async () => {
+  it("D1/D14: a Form B key sending X-API-Form: A gets its account's daily plan limit", async () => {
     const { key } = await app.createAccount({ form: 'B', plan: 'pro' });
     const r = await timed('/v1/notes', { key, form: 'A' });
     expect(r.res.status).toBe(200);
     expectRateHeaders(r, { limit: 10_000, remaining: 9_999, window: 'day' });
   });
 
-  it('D1/D14/D22: a free account\'s daily 100 is shared by its Form B keys, with X-API-Form: A or without it (the D14 per-key escape is closed)', async () => {
+  it("D1/D14/D22: a free account's daily 100 is shared by its Form B keys, with X-API-Form: A or without it (the D14 per-key escape is closed)", async () => {
     const { account, key } = await app.createAccount({ form: 'A', plan: 'free' });
     const { plaintext: keyB } = await createApiKey(app.db, { accountId: account.id, form: 'B' });
     const spent = await burst(100, '/v1/notes', { key });
@@ -329,7 +348,7 @@ describe("the request's form picks the limit (D1, D14)", () => {
   });
 });
 
-describe('D22: the daily limit binds the account whatever the form or key; Form B\'s minute window on top', () => {
+describe("D22: the daily limit binds the account whatever the form or key; Form B's minute window on top", () => {
   /** The account's day counter as a Form A request reports it: remaining after that request. */
   async function dayRemaining(key: string) {
     const res = await app.request('/v1/notes', { key, form: 'A' });
@@ -353,23 +372,30 @@ describe('D22: the daily limit binds the account whatever the form or key; Form 
     const { account, key: own } = await app.createAccount({ form: 'B', plan: 'free' });
     // The account's own key and 19 more: the most D22 allows.
     const keys = [own];
-    for (let i = 0; i < 19; i++) keys.push((await createApiKey(app.db, { accountId: account.id, form: 'B' })).plaintext);
+    for (let i = 0; i < 19; i++)
+      keys.push((await createApiKey(app.db, { accountId: account.id, form: 'B' })).plaintext);
     await ensureMinuteRoom();
     const before = Date.now();
-    const responses = await Promise.all(keys.flatMap((key) => Array.from({ length: 10 }, () => app.request('/v1/notes', { key }))));
+    const responses = await Promise.all(
+      keys.flatMap((key) => Array.from({ length: 10 }, () => app.request('/v1/notes', { key }))),
+    );
     const after = Date.now();
     const ok = responses.filter((r) => r.status === 200);
     const limited = responses.filter((r) => r.status === 429);
     expect({ ok: ok.length, limited: limited.length }).toEqual({ ok: 100, limited: 100 });
     // Admitted Form B responses describe their key's minute window (D14); refusals the day's (D22).
-    for (const res of ok) expectRateHeaders({ res, before, after }, { limit: 100, remaining: Number(res.headers.get('x-ratelimit-remaining')), window: 'minute' });
+    for (const res of ok)
+      expectRateHeaders(
+        { res, before, after },
+        { limit: 100, remaining: Number(res.headers.get('x-ratelimit-remaining')), window: 'minute' },
+      );
     for (const res of limited) {
       expect429B(res, 'day');
       expectRateHeaders({ res, before, after }, { limit: 100, remaining: 0, window: 'day' });
     }
   });
 
-  it('D22: a Form B request counts against the account\'s day as well as its key\'s minute', async () => {
+  it("D22: a Form B request counts against the account's day as well as its key's minute", async () => {
     const { key } = await app.createAccount({ form: 'B', plan: 'pro' });
     await ensureMinuteRoom();
     const r = await timed('/v1/notes', { key });
@@ -388,11 +414,18 @@ describe('D22: the daily limit binds the account whatever the form or key; Form 
     expect(await dayRemaining(key)).toBe(1000 - 100 - 1);
   });
 
-  it('D22: requests refused by the day window use none of the key\'s minute (concurrently, two Form B keys sharing a day of 50)', async () => {
-    const { account, key: first } = await app.createAccount({ form: 'B', plan: 'enterprise', dailyLimit: 50 });
+  it("D22: requests refused by the day window use none of the key's minute (concurrently, two Form B keys sharing a day of 50)", async () => {
+    const { account, key: first } = await app.createAccount({
+      form: 'B',
+      plan: 'enterprise',
+      dailyLimit: 50,
+    });
     const { plaintext: second } = await createApiKey(app.db, { accountId: account.id, form: 'B' });
     await ensureMinuteRoom();
-    const [a, b] = await Promise.all([burst(60, '/v1/notes', { key: first }), burst(60, '/v1/notes', { key: second })]);
+    const [a, b] = await Promise.all([
+      burst(60, '/v1/notes', { key: first }),
+      burst(60, '/v1/notes', { key: second }),
+    ]);
     const admitted = (rs: Res[]) => rs.filter((r) => r.status === 200).length;
     expect(admitted(a) + admitted(b)).toBe(50);
     for (const res of [...a, ...b].filter((r) => r.status !== 200)) {
@@ -401,7 +434,10 @@ describe('D22: the daily limit binds the account whatever the form or key; Form 
     }
     // With room in the day again, each key's minute shows only its own admitted requests.
     await updateAccount(app.db, account.id, { dailyLimit: 1000 });
-    for (const [key, rs] of [[first, a], [second, b]] as const) {
+    for (const [key, rs] of [
+      [first, a],
+      [second, b],
+    ] as const) {
       const res = await app.request('/v1/notes', { key });
       expect(res.status).toBe(200);
       expect(res.headers.get('x-ratelimit-remaining')).toBe(String(100 - admitted(rs) - 1));
@@ -418,7 +454,7 @@ describe('D22: the daily limit binds the account whatever the form or key; Form 
     expectRateHeaders(r, { limit: 100, remaining: 0, window: 'day' });
   });
 
-  it('D22: a Form B key refused by its minute window gets the minute\'s headers while the account\'s other keys go on', async () => {
+  it("D22: a Form B key refused by its minute window gets the minute's headers while the account's other keys go on", async () => {
     const { account, key } = await app.createAccount({ form: 'B', plan: 'pro' });
     const { plaintext: other } = await createApiKey(app.db, { accountId: account.id, form: 'B' });
     await ensureMinuteRoom();

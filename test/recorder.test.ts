@@ -33,9 +33,27 @@ const SEGMENTS = [
 /** The transcript as D9 payloads (and Form B) write it: sequence 1..n, end_time number or null. */
 const SEGMENTS_OUT = [
   { sequence: 1, speaker: 'Ana', content: 'Good morning, shall we start?', start_time: 0, end_time: 2.5 },
-  { sequence: 2, speaker: 'Ben', content: 'Yes, the release is on track for Friday.', start_time: 2.5, end_time: null },
-  { sequence: 3, speaker: 'Ana', content: 'Then let us book the review for Monday.', start_time: 7.25, end_time: null },
-  { sequence: 4, speaker: 'Cleo', content: 'I will write the release notes.', start_time: 11, end_time: 14.75 },
+  {
+    sequence: 2,
+    speaker: 'Ben',
+    content: 'Yes, the release is on track for Friday.',
+    start_time: 2.5,
+    end_time: null,
+  },
+  {
+    sequence: 3,
+    speaker: 'Ana',
+    content: 'Then let us book the review for Monday.',
+    start_time: 7.25,
+    end_time: null,
+  },
+  {
+    sequence: 4,
+    speaker: 'Cleo',
+    content: 'I will write the release notes.',
+    start_time: 11,
+    end_time: 14.75,
+  },
 ];
 
 const SUMMARY = {
@@ -55,11 +73,17 @@ function post(key: string, path: string, json: unknown): Promise<Res> {
   return app.request(path, { method: 'POST', key, json });
 }
 
-function createMeeting(key: string, json: unknown = { title: 'Weekly sync', platform: 'zoom' }): Promise<Res> {
+function createMeeting(
+  key: string,
+  json: unknown = { title: 'Weekly sync', platform: 'zoom' },
+): Promise<Res> {
   return post(key, '/api/recorder/meetings', json);
 }
 
-async function newMeeting(key: string, json: Record<string, unknown> = { title: 'Weekly sync', platform: 'zoom' }): Promise<string> {
+async function newMeeting(
+  key: string,
+  json: Record<string, unknown> = { title: 'Weekly sync', platform: 'zoom' },
+): Promise<string> {
   const res = await createMeeting(key, json);
   expect(res.status).toBe(201);
   return res.json.id as string;
@@ -110,7 +134,12 @@ async function segmentsOf(meetingId: string) {
 describe('POST /api/recorder/meetings (D16, D9)', () => {
   it('D16/D9: creating a meeting answers 201 {"id"} (UUID v4) and writes a meeting.started event with exactly the D9 data', async () => {
     const { account, key } = await app.createAccount();
-    const res = await createMeeting(key, { title: 'Kickoff', platform: 'meet', started_at: '2026-01-05T09:00:00Z', language: 'de' });
+    const res = await createMeeting(key, {
+      title: 'Kickoff',
+      platform: 'meet',
+      started_at: '2026-01-05T09:00:00Z',
+      language: 'de',
+    });
     expect(res.status).toBe(201);
     expectJson(res);
     expect(res.json).toEqual({ id: expect.stringMatching(UUID_V4) });
@@ -167,9 +196,15 @@ describe('POST /api/recorder/meetings (D16, D9)', () => {
     expectJson(b);
 
     const listA = await app.request('/v1/notes', { key });
-    expect({ status: listA.status, body: listA.json }).toEqual({ status: 200, body: { data: [], next_cursor: null, has_more: false } });
+    expect({ status: listA.status, body: listA.json }).toEqual({
+      status: 200,
+      body: { data: [], next_cursor: null, has_more: false },
+    });
     const listB = await app.request('/v1/notes', { key, form: 'B' });
-    expect({ status: listB.status, body: listB.json }).toEqual({ status: 200, body: { data: [], next_cursor: null, has_more: false } });
+    expect({ status: listB.status, body: listB.json }).toEqual({
+      status: 200,
+      body: { data: [], next_cursor: null, has_more: false },
+    });
   });
 });
 
@@ -197,8 +232,16 @@ describe('POST /api/recorder/meetings/:id/transcript (D16, D3, D6, D9)', () => {
 
   it('D3/D6: once transcribed the meeting is a note: listed, and GET /v1/notes/:id shows it in both forms with summary null', async () => {
     const { key } = await app.createAccount();
-    const id = await newMeeting(key, { title: 'Release sync', platform: 'teams', started_at: '2026-01-05T09:00:00Z' });
-    const t = await postTranscript(key, id, { segments: SEGMENTS, ended_at: '2026-01-05T09:30:00Z', generate_summary: false });
+    const id = await newMeeting(key, {
+      title: 'Release sync',
+      platform: 'teams',
+      started_at: '2026-01-05T09:00:00Z',
+    });
+    const t = await postTranscript(key, id, {
+      segments: SEGMENTS,
+      ended_at: '2026-01-05T09:30:00Z',
+      generate_summary: false,
+    });
     expect(t.status).toBe(200);
 
     const a = await app.request(`/v1/notes/${id}`, { key });
@@ -239,8 +282,16 @@ describe('POST /api/recorder/meetings/:id/transcript (D16, D3, D6, D9)', () => {
 
   it('D9: the transcript fires meeting.transcribed with the transcript inline (end_time number or null) and summary null', async () => {
     const { account, key } = await app.createAccount();
-    const id = await newMeeting(key, { title: 'Release sync', platform: 'zoom', started_at: '2026-01-05T09:00:00Z' });
-    const t = await postTranscript(key, id, { segments: SEGMENTS, ended_at: '2026-01-05T09:30:00Z', generate_summary: false });
+    const id = await newMeeting(key, {
+      title: 'Release sync',
+      platform: 'zoom',
+      started_at: '2026-01-05T09:00:00Z',
+    });
+    const t = await postTranscript(key, id, {
+      segments: SEGMENTS,
+      ended_at: '2026-01-05T09:30:00Z',
+      generate_summary: false,
+    });
     expect(t.status).toBe(200);
 
     const rows = await eventsOf(id);
@@ -276,20 +327,33 @@ describe('POST /api/recorder/meetings/:id/transcript (D16, D3, D6, D9)', () => {
   it('D16: a transcript of 10000 segments is accepted and stored as sequence 1..10000', async () => {
     const { key } = await app.createAccount();
     const id = await newMeeting(key);
-    const segments = Array.from({ length: 10_000 }, (_, i) => ({ speaker: `S${i % 3}`, content: `line ${i + 1}`, start_time: i }));
+    const segments = Array.from({ length: 10_000 }, (_, i) => ({
+      speaker: `S${i % 3}`,
+      content: `line ${i + 1}`,
+      start_time: i,
+    }));
     const res = await postTranscript(key, id, { segments, generate_summary: false });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ id });
 
     const rows = await segmentsOf(id);
     expect(rows).toHaveLength(10_000);
-    expect(rows.every((r, i) => r.sequence === i + 1 && r.content === `line ${i + 1}` && r.startTime === i)).toBe(true);
+    expect(
+      rows.every((r, i) => r.sequence === i + 1 && r.content === `line ${i + 1}` && r.startTime === i),
+    ).toBe(true);
   });
 
   it('D4: started_at given is echoed (normalised to UTC, millisecond precision) in Form B started_at', async () => {
     const { key } = await app.createAccount();
-    const id = await newMeeting(key, { title: 'Offset', platform: 'zoom', started_at: '2026-01-05T10:00:00.123456+02:00' });
-    expect((await postTranscript(key, id, { segments: SEGMENTS, duration_seconds: 600, generate_summary: false })).status).toBe(200);
+    const id = await newMeeting(key, {
+      title: 'Offset',
+      platform: 'zoom',
+      started_at: '2026-01-05T10:00:00.123456+02:00',
+    });
+    expect(
+      (await postTranscript(key, id, { segments: SEGMENTS, duration_seconds: 600, generate_summary: false }))
+        .status,
+    ).toBe(200);
     const b = await app.request(`/v1/notes/${id}`, { key, form: 'B' });
     expect(b.status).toBe(200);
     expect(b.json.started_at).toBe('2026-01-05T08:00:00.123Z');
@@ -307,7 +371,11 @@ describe('POST /api/recorder/meetings/:id/transcript (D16, D3, D6, D9)', () => {
     });
     expect(t.status).toBe(200);
     const b = await app.request(`/v1/notes/${id}`, { key, form: 'B' });
-    expect({ started_at: b.json.started_at, ended_at: b.json.ended_at, duration_seconds: b.json.duration_seconds }).toEqual({
+    expect({
+      started_at: b.json.started_at,
+      ended_at: b.json.ended_at,
+      duration_seconds: b.json.duration_seconds,
+    }).toEqual({
       started_at: '2026-01-05T09:00:00.000Z',
       ended_at: '2026-01-05T10:00:00.000Z',
       duration_seconds: 3000,
@@ -322,7 +390,11 @@ describe('POST /api/recorder/meetings/:id/transcript (D16, D3, D6, D9)', () => {
   it('D4: with only ended_at given, duration_seconds is ended_at - started_at', async () => {
     const { key } = await app.createAccount();
     const id = await newMeeting(key, { platform: 'meet', started_at: '2026-01-05T09:00:00Z' });
-    const t = await postTranscript(key, id, { segments: SEGMENTS, ended_at: '2026-01-05T10:15:30+01:00', generate_summary: false });
+    const t = await postTranscript(key, id, {
+      segments: SEGMENTS,
+      ended_at: '2026-01-05T10:15:30+01:00',
+      generate_summary: false,
+    });
     expect(t.status).toBe(200);
     const b = await app.request(`/v1/notes/${id}`, { key, form: 'B' });
     expect({ ended_at: b.json.ended_at, duration_seconds: b.json.duration_seconds }).toEqual({
@@ -336,7 +408,11 @@ describe('POST /api/recorder/meetings/:id/transcript (D16, D3, D6, D9)', () => {
   it('D16/outbox: a transcript refused inside its transaction (ended_at before started_at, 422) leaves no segments and no meeting.transcribed event', async () => {
     const { key } = await app.createAccount();
     const id = await newMeeting(key, { platform: 'zoom', started_at: '2026-01-05T09:00:00Z' });
-    const bad = await postTranscript(key, id, { segments: SEGMENTS, ended_at: '2026-01-05T08:00:00Z', generate_summary: false });
+    const bad = await postTranscript(key, id, {
+      segments: SEGMENTS,
+      ended_at: '2026-01-05T08:00:00Z',
+      generate_summary: false,
+    });
     expectFormAError(bad, 422, 'validation_error');
 
     expect(await segmentsOf(id)).toEqual([]);
@@ -344,7 +420,11 @@ describe('POST /api/recorder/meetings/:id/transcript (D16, D3, D6, D9)', () => {
     expect((await app.request(`/v1/notes/${id}`, { key })).status).toBe(404);
 
     // Nothing half-done is left behind: the meeting still takes its transcript.
-    const ok = await postTranscript(key, id, { segments: SEGMENTS, ended_at: '2026-01-05T09:10:00Z', generate_summary: false });
+    const ok = await postTranscript(key, id, {
+      segments: SEGMENTS,
+      ended_at: '2026-01-05T09:10:00Z',
+      generate_summary: false,
+    });
     expect(ok.status).toBe(200);
     expect((await segmentsOf(id)).map((s) => s.sequence)).toEqual([1, 2, 3, 4]);
     expect((await eventsOf(id)).map((r) => r.type)).toEqual(['meeting.started', 'meeting.transcribed']);
@@ -362,8 +442,15 @@ describe('POST /api/recorder/meetings/:id/summary (D16, D9, D6)', () => {
 
   it('D16/D9: a summary after the transcript answers 200 {"id"} and fires summary.ready with the transcript and the Summary object', async () => {
     const { account, key } = await app.createAccount();
-    const id = await newMeeting(key, { title: 'Release sync', platform: 'phone', started_at: '2026-01-05T09:00:00Z' });
-    expect((await postTranscript(key, id, { segments: SEGMENTS, duration_seconds: 900, generate_summary: false })).status).toBe(200);
+    const id = await newMeeting(key, {
+      title: 'Release sync',
+      platform: 'phone',
+      started_at: '2026-01-05T09:00:00Z',
+    });
+    expect(
+      (await postTranscript(key, id, { segments: SEGMENTS, duration_seconds: 900, generate_summary: false }))
+        .status,
+    ).toBe(200);
 
     const res = await postSummary(key, id, { summary: SUMMARY });
     expect(res.status).toBe(200);
@@ -403,7 +490,8 @@ describe('POST /api/recorder/meetings/:id/summary (D16, D9, D6)', () => {
     ]);
     // D6: without recorder text, Form A's summary is built from context, decisions and next step.
     expect(typeof a.json.summary).toBe('string');
-    for (const part of [SUMMARY.context, ...SUMMARY.decisions, SUMMARY.next_step]) expect(a.json.summary).toContain(part);
+    for (const part of [SUMMARY.context, ...SUMMARY.decisions, SUMMARY.next_step])
+      expect(a.json.summary).toContain(part);
   });
 
   it('D6: recorder-supplied summary text is Form A summary as given', async () => {
@@ -441,7 +529,12 @@ describe('POST /api/recorder/meetings/:id/summary (D16, D9, D6)', () => {
     expect(res.json).toEqual({ id });
 
     const rows = await eventsOf(id);
-    expect(rows.map((r) => r.type)).toEqual(['meeting.started', 'meeting.transcribed', 'summary.ready', 'summary.ready']);
+    expect(rows.map((r) => r.type)).toEqual([
+      'meeting.started',
+      'meeting.transcribed',
+      'summary.ready',
+      'summary.ready',
+    ]);
     expect((rows[2]!.data as { summary: unknown }).summary).toEqual(SUMMARY);
     expect((rows[3]!.data as { summary: unknown; transcript: unknown }).summary).toEqual(second);
     expect((rows[3]!.data as { transcript: unknown }).transcript).toEqual(SEGMENTS_OUT);
@@ -470,7 +563,11 @@ describe('recorder authentication and access (D16, SPEC 5, D15)', () => {
     ];
     const calls: [string, string, unknown][] = [
       ['create', '/api/recorder/meetings', { platform: 'zoom' }],
-      ['transcript', `/api/recorder/meetings/${id}/transcript`, { segments: SEGMENTS, generate_summary: false }],
+      [
+        'transcript',
+        `/api/recorder/meetings/${id}/transcript`,
+        { segments: SEGMENTS, generate_summary: false },
+      ],
       ['summary', `/api/recorder/meetings/${id}/summary`, { summary: SUMMARY }],
     ];
     for (const [keyCase, k] of keys) {
@@ -492,21 +589,36 @@ describe('recorder authentication and access (D16, SPEC 5, D15)', () => {
 
   it('D16: the recorder answers Form A error bodies even when X-API-Form: B is sent', async () => {
     const { key } = await app.createAccount({ form: 'B' });
-    const unauth = await app.request('/api/recorder/meetings', { method: 'POST', form: 'B', json: { platform: 'zoom' } });
+    const unauth = await app.request('/api/recorder/meetings', {
+      method: 'POST',
+      form: 'B',
+      json: { platform: 'zoom' },
+    });
     expectFormAError(unauth, 401, 'invalid_api_key');
-    const invalid = await app.request('/api/recorder/meetings', { method: 'POST', key, form: 'B', json: { platform: 'skype' } });
+    const invalid = await app.request('/api/recorder/meetings', {
+      method: 'POST',
+      key,
+      form: 'B',
+      json: { platform: 'skype' },
+    });
     expectFormAError(invalid, 422, 'validation_error');
   });
 
-  it('SPEC 5.2/D16: another account\'s meeting (or an unknown id) is 404 not_found on transcript and summary, and stays untouched', async () => {
+  it("SPEC 5.2/D16: another account's meeting (or an unknown id) is 404 not_found on transcript and summary, and stays untouched", async () => {
     const owner = await app.createAccount();
     const other = await app.createAccount();
     const id = await newMeeting(owner.key);
 
-    expectFormAError(await postTranscript(other.key, id, { segments: SEGMENTS, generate_summary: false }), 404, 'not_found');
+    expectFormAError(
+      await postTranscript(other.key, id, { segments: SEGMENTS, generate_summary: false }),
+      404,
+      'not_found',
+    );
     expect(await segmentsOf(id)).toEqual([]);
 
-    expect((await postTranscript(owner.key, id, { segments: SEGMENTS, generate_summary: false })).status).toBe(200);
+    expect(
+      (await postTranscript(owner.key, id, { segments: SEGMENTS, generate_summary: false })).status,
+    ).toBe(200);
     expectFormAError(await postSummary(other.key, id, { summary: SUMMARY }), 404, 'not_found');
     expect((await eventsOf(id)).map((r) => r.type)).toEqual(['meeting.started', 'meeting.transcribed']);
 
@@ -524,9 +636,15 @@ describe('recorder authentication and access (D16, SPEC 5, D15)', () => {
   it('D16/D15: the recorder works for an account without early access (only /v1 is gated)', async () => {
     const { key } = await app.createAccount({ earlyAccess: false });
     const id = await newMeeting(key, { title: 'No early access', platform: 'zoom' });
-    expect((await postTranscript(key, id, { segments: SEGMENTS, generate_summary: false })).json).toEqual({ id });
+    expect((await postTranscript(key, id, { segments: SEGMENTS, generate_summary: false })).json).toEqual({
+      id,
+    });
     expect((await postSummary(key, id, { summary: SUMMARY })).json).toEqual({ id });
-    expect((await eventsOf(id)).map((r) => r.type)).toEqual(['meeting.started', 'meeting.transcribed', 'summary.ready']);
+    expect((await eventsOf(id)).map((r) => r.type)).toEqual([
+      'meeting.started',
+      'meeting.transcribed',
+      'summary.ready',
+    ]);
 
     expectFormAError(await app.request(`/v1/notes/${id}`, { key }), 403, 'forbidden');
   });
@@ -535,7 +653,9 @@ describe('recorder authentication and access (D16, SPEC 5, D15)', () => {
     const { key } = await app.createAccount({ plan: 'free' });
     const responses: Res[] = [];
     for (let batch = 0; batch < 7; batch++) {
-      responses.push(...(await Promise.all(Array.from({ length: 15 }, () => createMeeting(key, { platform: 'zoom' })))));
+      responses.push(
+        ...(await Promise.all(Array.from({ length: 15 }, () => createMeeting(key, { platform: 'zoom' })))),
+      );
     }
     expect(responses).toHaveLength(105);
     expect(responses.map((r) => r.status)).toEqual(Array(105).fill(201));
@@ -554,7 +674,10 @@ describe('recorder authentication and access (D16, SPEC 5, D15)', () => {
     // D14 counts /v1 requests only: the first /v1 request of the day still has 99 left.
     const v1 = await app.request('/v1/notes', { key });
     expect(v1.status).toBe(200);
-    expect({ limit: v1.headers.get('x-ratelimit-limit'), remaining: v1.headers.get('x-ratelimit-remaining') }).toEqual({
+    expect({
+      limit: v1.headers.get('x-ratelimit-limit'),
+      remaining: v1.headers.get('x-ratelimit-remaining'),
+    }).toEqual({
       limit: '100',
       remaining: '99',
     });
@@ -577,21 +700,76 @@ describe('recorder validation (D16, D2)', () => {
       ['platform null', () => createMeeting(key, { platform: null }), 400, 'invalid_request'],
       ['platform of the wrong type', () => createMeeting(key, { platform: 7 }), 400, 'invalid_request'],
       ['platform outside the enum', () => createMeeting(key, { platform: 'skype' }), 422, 'validation_error'],
-      ['started_at that does not parse', () => createMeeting(key, { platform: 'zoom', started_at: 'yesterday' }), 400, 'invalid_request'],
-      ['started_at of the wrong type', () => createMeeting(key, { platform: 'zoom', started_at: 1736067600 }), 400, 'invalid_request'],
-      ['title of the wrong type', () => createMeeting(key, { platform: 'zoom', title: 42 }), 400, 'invalid_request'],
-      ['non-JSON body', () => raw(key, '/api/recorder/meetings', '{"platform": "zoom"', 'application/json'), 400, 'invalid_request'],
-      ['JSON array body', () => raw(key, '/api/recorder/meetings', '[{"platform":"zoom"}]', 'application/json'), 400, 'invalid_request'],
-      ['JSON string body', () => raw(key, '/api/recorder/meetings', '"zoom"', 'application/json'), 400, 'invalid_request'],
-      ['JSON null body', () => raw(key, '/api/recorder/meetings', 'null', 'application/json'), 400, 'invalid_request'],
-      ['empty body', () => raw(key, '/api/recorder/meetings', '', 'application/json'), 400, 'invalid_request'],
-      ['missing Content-Type', () => raw(key, '/api/recorder/meetings', '{"platform":"zoom"}', null), 400, 'invalid_request'],
-      ['Content-Type text/plain', () => raw(key, '/api/recorder/meetings', '{"platform":"zoom"}', 'text/plain'), 400, 'invalid_request'],
+      [
+        'started_at that does not parse',
+        () => createMeeting(key, { platform: 'zoom', started_at: 'yesterday' }),
+        400,
+        'invalid_request',
+      ],
+      [
+        'started_at of the wrong type',
+        () => createMeeting(key, { platform: 'zoom', started_at: 1736067600 }),
+        400,
+        'invalid_request',
+      ],
+      [
+        'title of the wrong type',
+        () => createMeeting(key, { platform: 'zoom', title: 42 }),
+        400,
+        'invalid_request',
+      ],
+      [
+        'non-JSON body',
+        () => raw(key, '/api/recorder/meetings', '{"platform": "zoom"', 'application/json'),
+        400,
+        'invalid_request',
+      ],
+      [
+        'JSON array body',
+        () => raw(key, '/api/recorder/meetings', '[{"platform":"zoom"}]', 'application/json'),
+        400,
+        'invalid_request',
+      ],
+      [
+        'JSON string body',
+        () => raw(key, '/api/recorder/meetings', '"zoom"', 'application/json'),
+        400,
+        'invalid_request',
+      ],
+      [
+        'JSON null body',
+        () => raw(key, '/api/recorder/meetings', 'null', 'application/json'),
+        400,
+        'invalid_request',
+      ],
+      [
+        'empty body',
+        () => raw(key, '/api/recorder/meetings', '', 'application/json'),
+        400,
+        'invalid_request',
+      ],
+      [
+        'missing Content-Type',
+        () => raw(key, '/api/recorder/meetings', '{"platform":"zoom"}', null),
+        400,
+        'invalid_request',
+      ],
+      [
+        'Content-Type text/plain',
+        () => raw(key, '/api/recorder/meetings', '{"platform":"zoom"}', 'text/plain'),
+        400,
+        'invalid_request',
+      ],
     ];
     const actual = [];
     for (const [name, call] of cases) {
       const res = await call();
-      actual.push({ case: name, status: res.status, body: res.json, contentType: res.headers.get('content-type') });
+      actual.push({
+        case: name,
+        status: res.status,
+        body: res.json,
+        contentType: res.headers.get('content-type'),
+      });
     }
     expect(actual).toEqual(
       cases.map(([name, , status, code]) => ({
@@ -608,7 +786,11 @@ describe('recorder validation (D16, D2)', () => {
   it('D16/D2/outbox: invalid transcript requests get Form A errors and leave no segments and no meeting.transcribed event', async () => {
     const { key } = await app.createAccount();
     const seg = { speaker: 'Ana', content: 'Hello', start_time: 0 };
-    const tooMany = Array.from({ length: 10_001 }, (_, i) => ({ speaker: 'Ana', content: `line ${i}`, start_time: i }));
+    const tooMany = Array.from({ length: 10_001 }, (_, i) => ({
+      speaker: 'Ana',
+      content: `line ${i}`,
+      start_time: i,
+    }));
     const cases: [string, unknown, number, string][] = [
       ['segments missing', { generate_summary: false }, 400, 'invalid_request'],
       ['segments not an array', { segments: 'hello' }, 400, 'invalid_request'],
@@ -619,12 +801,32 @@ describe('recorder validation (D16, D2)', () => {
       ['speaker of the wrong type', { segments: [{ ...seg, speaker: 3 }] }, 400, 'invalid_request'],
       ['end_time of the wrong type', { segments: [{ ...seg, end_time: 'later' }] }, 400, 'invalid_request'],
       ['ended_at that does not parse', { segments: [seg], ended_at: 'soon' }, 400, 'invalid_request'],
-      ['duration_seconds of the wrong type', { segments: [seg], duration_seconds: 'long' }, 400, 'invalid_request'],
+      [
+        'duration_seconds of the wrong type',
+        { segments: [seg], duration_seconds: 'long' },
+        400,
+        'invalid_request',
+      ],
       // D2: a value of the wrong type is a 400, not silently converted.
-      ['generate_summary "false" (a string)', { segments: [seg], generate_summary: 'false' }, 400, 'invalid_request'],
-      ['generate_summary "no" (a string)', { segments: [seg], generate_summary: 'no' }, 400, 'invalid_request'],
+      [
+        'generate_summary "false" (a string)',
+        { segments: [seg], generate_summary: 'false' },
+        400,
+        'invalid_request',
+      ],
+      [
+        'generate_summary "no" (a string)',
+        { segments: [seg], generate_summary: 'no' },
+        400,
+        'invalid_request',
+      ],
       ['start_time "5" (a string)', { segments: [{ ...seg, start_time: '5' }] }, 400, 'invalid_request'],
-      ['duration_seconds "60" (a string)', { segments: [seg], duration_seconds: '60' }, 400, 'invalid_request'],
+      [
+        'duration_seconds "60" (a string)',
+        { segments: [seg], duration_seconds: '60' },
+        400,
+        'invalid_request',
+      ],
       ['duration_seconds negative', { segments: [seg], duration_seconds: -5 }, 422, 'validation_error'],
     ];
     const actual = [];
@@ -683,7 +885,10 @@ describe('recorder validation (D16, D2)', () => {
       ['decisions missing', { summary: withoutDecisions }],
       ['decisions a string', { summary: { ...SUMMARY, decisions: 'Ship on Friday' } }],
       ['decisions holding a number', { summary: { ...SUMMARY, decisions: [1] } }],
-      ['action item task a number', { summary: { ...SUMMARY, action_items: [{ task: 5, owner: null, deadline: null }] } }],
+      [
+        'action item task a number',
+        { summary: { ...SUMMARY, action_items: [{ task: 5, owner: null, deadline: null }] } },
+      ],
       ['participants null', { summary: { ...SUMMARY, participants: null } }],
       ['context a number', { summary: { ...SUMMARY, context: 12 } }],
       ['text a number', { summary: SUMMARY, text: 12 }],
@@ -691,7 +896,12 @@ describe('recorder validation (D16, D2)', () => {
     const actual = [];
     for (const [name, body] of cases) {
       const res = await postSummary(key, id, body);
-      actual.push({ case: name, status: res.status, body: res.json, contentType: res.headers.get('content-type') });
+      actual.push({
+        case: name,
+        status: res.status,
+        body: res.json,
+        contentType: res.headers.get('content-type'),
+      });
     }
     expect(actual).toEqual(
       cases.map(([name]) => ({

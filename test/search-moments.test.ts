@@ -30,7 +30,13 @@ const filler = (topic: string) =>
   `We went through the ${topic} item by item, agreed on who owns each part of it, and wrote the follow-up down in the shared notes for everybody to read later on.`;
 const SEGMENTS = [
   { speaker: 'Ana', content: filler('hiring plan'), start_time: 0, end_time: 20 },
-  { speaker: 'Ben', content: 'The zeppelin hangar lease renewal costs eleven thousand euros a month, and the zeppelin hangar landlord wants an answer by Friday at the latest.', start_time: 20, end_time: 40 },
+  {
+    speaker: 'Ben',
+    content:
+      'The zeppelin hangar lease renewal costs eleven thousand euros a month, and the zeppelin hangar landlord wants an answer by Friday at the latest.',
+    start_time: 20,
+    end_time: 40,
+  },
   { speaker: 'Ana', content: filler('office move'), start_time: 40, end_time: 60 },
   { speaker: 'Ben', content: filler('budget review'), start_time: 60, end_time: 80 },
   { speaker: 'Ana', content: filler('release train'), start_time: 80, end_time: 100 },
@@ -44,7 +50,8 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-const search = (q: string, extra = '') => app.request(`/v1/notes/search?q=${encodeURIComponent(q)}${extra}`, { key });
+const search = (q: string, extra = '') =>
+  app.request(`/v1/notes/search?q=${encodeURIComponent(q)}${extra}`, { key });
 
 describe('one hit per moment (issue 13, D7)', () => {
   it('issue 13, D7: two overlapping passages that both match at their shared segment give one hit, the better one', async () => {
@@ -65,7 +72,10 @@ describe('one hit per moment (issue 13, D7)', () => {
   });
 
   it('issue 13, D7: limit is still filled with distinct moments when the account has that many', async () => {
-    const [count] = await queryRows<{ n: number }>(app.db, sql`select count(*)::int as n from passages where meeting_id = ${noteId}`);
+    const [count] = await queryRows<{ n: number }>(
+      app.db,
+      sql`select count(*)::int as n from passages where meeting_id = ${noteId}`,
+    );
     expect(Number(count!.n)).toBeGreaterThanOrEqual(4);
     const res = await search('zeppelin hangar lease', '&limit=3');
     expect(res.json.data).toHaveLength(3);
@@ -87,7 +97,7 @@ describe('start_time without embedding at search time (issue 13, D7)', () => {
     }
   });
 
-  it('issue 13, D7: a search embeds the query and nothing else, and still reports the matching segment\'s start', async () => {
+  it("issue 13, D7: a search embeds the query and nothing else, and still reports the matching segment's start", async () => {
     const before = embedder.texts;
     const res = await search('landlord wants an answer by Friday');
     expect(res.status).toBe(200);
@@ -104,7 +114,11 @@ describe('start_time without embedding at search time (issue 13, D7)', () => {
       expect(embedder.texts - before).toBeGreaterThan(1);
     } finally {
       // Indexing again (what reindex does for such rows) stores them.
-      const again = await app.request(`/api/recorder/meetings/${noteId}/transcript`, { method: 'POST', key, json: { segments: SEGMENTS, generate_summary: false } });
+      const again = await app.request(`/api/recorder/meetings/${noteId}/transcript`, {
+        method: 'POST',
+        key,
+        json: { segments: SEGMENTS, generate_summary: false },
+      });
       expect([200, 409]).toContain(again.status);
     }
   });
@@ -115,8 +129,18 @@ describe('vectors of different models are never compared (issue 13, D19)', () =>
     const other = await app.createAccount();
     const id = await app.recordNote(other.key, {
       title: 'Model test',
-      segments: [{ speaker: 'A', content: 'The walrus budget was approved by finance.', start_time: 0, end_time: 3 }],
-      summary: { context: 'Walrus budget approval', decisions: ['Walrus budget approved'], action_items: [], participants: ['A'], next_step: null, budget_mentioned: null, sentiment: null },
+      segments: [
+        { speaker: 'A', content: 'The walrus budget was approved by finance.', start_time: 0, end_time: 3 },
+      ],
+      summary: {
+        context: 'Walrus budget approval',
+        decisions: ['Walrus budget approved'],
+        action_items: [],
+        participants: ['A'],
+        next_step: null,
+        budget_mentioned: null,
+        sentiment: null,
+      },
     });
     const a = () => app.request('/v1/notes/search?q=walrus%20budget', { key: other.key });
     const b = () => app.request('/v1/notes/search?q=walrus%20budget', { key: other.key, form: 'B' });
@@ -124,7 +148,9 @@ describe('vectors of different models are never compared (issue 13, D19)', () =>
     expect((await b()).json.data.map((n: { id: string }) => n.id)).toEqual([id]);
 
     await app.db.execute(sql`update passages set model = 'some-other-model' where meeting_id = ${id}`);
-    await app.db.execute(sql`update meetings set summary_embedding_model = 'some-other-model' where id = ${id}`);
+    await app.db.execute(
+      sql`update meetings set summary_embedding_model = 'some-other-model' where id = ${id}`,
+    );
     const [resA, resB] = [await a(), await b()];
     expect(resA.status).toBe(200);
     expect(resA.json.data).toEqual([]);
@@ -144,15 +170,23 @@ describe('background embedding (issue 13)', () => {
         return super.embed(texts);
       }
     }
-    expect(await indexStoredTranscript(app.db, new DeletedMeanwhile({ dimensions: 384 }), { id, accountId: other.account.id })).toBe(0);
-    const [left] = await queryRows<{ n: number }>(app.db, sql`select count(*)::int as n from passages where meeting_id = ${id}`);
+    expect(
+      await indexStoredTranscript(app.db, new DeletedMeanwhile({ dimensions: 384 }), {
+        id,
+        accountId: other.account.id,
+      }),
+    ).toBe(0);
+    const [left] = await queryRows<{ n: number }>(
+      app.db,
+      sql`select count(*)::int as n from passages where meeting_id = ${id}`,
+    );
     expect(Number(left!.n)).toBe(0);
     expect((await app.request(`/v1/notes/${id}`, { key: other.key })).status).toBe(404);
   });
 });
 
 describe('relevance bands for the settings app (issue 13 item 4)', () => {
-  it('issue 13, D7: the bands follow the configured model; the API\'s hits stay note_id, title, snippet, score, start_time, with no threshold', async () => {
+  it("issue 13, D7: the bands follow the configured model; the API's hits stay note_id, title, snippet, score, start_time, with no threshold", async () => {
     expect(relevanceOf('use-lite-v1+local-lexical-v1@0.15', 0.45)).toBe('strong');
     expect(relevanceOf('use-lite-v1+local-lexical-v1@0.15', 0.33)).toBe('weak');
     expect(relevanceOf('use-lite-v1+local-lexical-v1@0.15', 0.24)).toBe('faint');
@@ -163,6 +197,7 @@ describe('relevance bands for the settings app (issue 13 item 4)', () => {
     const res = await search('xyzzyplugh', '&limit=5');
     expect(res.status).toBe(200);
     expect(res.json.data.length).toBeGreaterThan(0); // D7: the top limit, however faint
-    for (const hit of res.json.data) expect(Object.keys(hit)).toEqual(['note_id', 'title', 'snippet', 'score', 'start_time']);
+    for (const hit of res.json.data)
+      expect(Object.keys(hit)).toEqual(['note_id', 'title', 'snippet', 'score', 'start_time']);
   });
 });

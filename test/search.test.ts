@@ -44,7 +44,9 @@ describe('Form A search over transcript passages', () => {
 
   it('D7, SPEC 2.5: the passage holding a distinctive phrase ranks first, with the start_time of the very segment that holds it', async () => {
     const postMortem = byTitle('INC-317');
-    const segment = postMortem.segments.find((s) => s.content.includes('Postgres failover took eleven minutes'))!;
+    const segment = postMortem.segments.find((s) =>
+      s.content.includes('Postgres failover took eleven minutes'),
+    )!;
     const res = await searchA(key, 'postgres failover took eleven minutes');
     expect(res.status).toBe(200);
     const [first] = res.json.data;
@@ -93,9 +95,12 @@ describe('Form A search over transcript passages', () => {
     }
     const top = res.json.data[0];
     expect(top.snippet).toContain('spreadsheet graveyard');
-    const full = byTitle('Brightwater').segments.map((s) => s.content).join(' ');
+    const full = byTitle('Brightwater')
+      .segments.map((s) => s.content)
+      .join(' ');
     // Every word of the snippet is a whole word of the transcript.
-    for (const word of top.snippet.replace(/…/g, ' ').split(/\s+/).filter(Boolean)) expect(full).toContain(word);
+    for (const word of top.snippet.replace(/…/g, ' ').split(/\s+/).filter(Boolean))
+      expect(full).toContain(word);
   });
 
   it('D7: results are the top limit by similarity, not cut by a threshold', async () => {
@@ -104,13 +109,15 @@ describe('Form A search over transcript passages', () => {
     expect(res.json.data).toHaveLength(50);
   });
 
-  it('SPEC 5.2, D7: no other account\'s notes; SPEC 3.2: a deleted note never appears', async () => {
+  it("SPEC 5.2, D7: no other account's notes; SPEC 3.2: a deleted note never appears", async () => {
     const other = await app.createAccount();
     const otherId = await recordDemo(other.key, byTitle('INC-317'));
     const mine = await searchA(other.key, 'postgres failover took eleven minutes', '&limit=50');
     expect(new Set(mine.json.data.map((h: { note_id: string }) => h.note_id))).toEqual(new Set([otherId]));
 
-    expect((await app.request(`/v1/notes/${otherId}`, { key: other.key, method: 'DELETE' })).status).toBe(204);
+    expect((await app.request(`/v1/notes/${otherId}`, { key: other.key, method: 'DELETE' })).status).toBe(
+      204,
+    );
     const after = await searchA(other.key, 'postgres failover took eleven minutes');
     expect(after.json).toEqual({ data: [] });
     const left = await app.db.select().from(passages).where(eq(passages.meetingId, otherId));
@@ -126,8 +133,18 @@ describe('Form B search over summaries', () => {
       title: 'Roadmap sync',
       platform: 'microphone',
       segments: [
-        { speaker: 'Ana', content: 'Let us go through the roadmap for next quarter.', start_time: 0, end_time: 3 },
-        { speaker: 'Ben', content: 'The mobile app ships first, then the new billing pages.', start_time: 3, end_time: 7 },
+        {
+          speaker: 'Ana',
+          content: 'Let us go through the roadmap for next quarter.',
+          start_time: 0,
+          end_time: 3,
+        },
+        {
+          speaker: 'Ben',
+          content: 'The mobile app ships first, then the new billing pages.',
+          start_time: 3,
+          end_time: 7,
+        },
       ],
       summary: {
         context: 'Quarterly roadmap review, codename Zeppelin.',
@@ -153,8 +170,20 @@ describe('Form B search over summaries', () => {
       ended_at: expect.any(String),
       status: 'ready',
       transcript: [
-        { sequence: 1, speaker: 'Ana', content: 'Let us go through the roadmap for next quarter.', start_time: 0, end_time: 3 },
-        { sequence: 2, speaker: 'Ben', content: 'The mobile app ships first, then the new billing pages.', start_time: 3, end_time: 7 },
+        {
+          sequence: 1,
+          speaker: 'Ana',
+          content: 'Let us go through the roadmap for next quarter.',
+          start_time: 0,
+          end_time: 3,
+        },
+        {
+          sequence: 2,
+          speaker: 'Ben',
+          content: 'The mobile app ships first, then the new billing pages.',
+          start_time: 3,
+          end_time: 7,
+        },
       ],
       summary: expect.objectContaining({ context: 'Quarterly roadmap review, codename Zeppelin.' }),
     });
@@ -175,7 +204,14 @@ describe('Form B search over summaries', () => {
     // A transcript-only note that would match well if its transcript were searched.
     const id = await app.recordNote(key, {
       transcribe: true,
-      segments: [{ speaker: 'Zed', content: 'Postgres failover took eleven minutes again today.', start_time: 0, end_time: 4 }],
+      segments: [
+        {
+          speaker: 'Zed',
+          content: 'Postgres failover took eleven minutes again today.',
+          start_time: 0,
+          end_time: 4,
+        },
+      ],
     });
     const res = await searchB(key, 'postgres failover took eleven minutes');
     expect(res.json.data).toHaveLength(5);
@@ -198,11 +234,22 @@ describe('search completeness for small and large accounts (D7)', () => {
     // One passage per note (short transcripts), so every passage is a moment of its own and
     // one-hit-per-moment (issue 13) cannot fold any two of them.
     const smallIds = [
-      await app.recordNote(small.key, { segments: [{ speaker: 'C', content: 'The failover drill is planned for Tuesday.', start_time: 0, end_time: 2 }] }),
-      await app.recordNote(small.key, { segments: [{ speaker: 'A', content: 'Quarterly numbers look fine.', start_time: 0, end_time: 2 }] }),
-      await app.recordNote(small.key, { segments: [{ speaker: 'B', content: 'The office move is next month.', start_time: 0, end_time: 2 }] }),
+      await app.recordNote(small.key, {
+        segments: [
+          { speaker: 'C', content: 'The failover drill is planned for Tuesday.', start_time: 0, end_time: 2 },
+        ],
+      }),
+      await app.recordNote(small.key, {
+        segments: [{ speaker: 'A', content: 'Quarterly numbers look fine.', start_time: 0, end_time: 2 }],
+      }),
+      await app.recordNote(small.key, {
+        segments: [{ speaker: 'B', content: 'The office move is next month.', start_time: 0, end_time: 2 }],
+      }),
     ];
-    const [count] = await queryRows<{ n: number }>(app.db, sql`select count(*)::int as n from passages where account_id = ${small.account.id}`);
+    const [count] = await queryRows<{ n: number }>(
+      app.db,
+      sql`select count(*)::int as n from passages where account_id = ${small.account.id}`,
+    );
     const res = await searchA(small.key, 'budget dashboard meeting', '&limit=50');
     expect(res.json.data).toHaveLength(Number(count!.n));
     expect(new Set(res.json.data.map((h: { note_id: string }) => h.note_id))).toEqual(new Set(smallIds));
@@ -210,12 +257,17 @@ describe('search completeness for small and large accounts (D7)', () => {
     const large = await app.createAccount();
     const largeIds = new Set<string>();
     for (const m of demoMeetings) largeIds.add(await recordDemo(large.key, m, { summary: false }));
-    const [largeCount] = await queryRows<{ n: number }>(app.db, sql`select count(*)::int as n from passages where account_id = ${large.account.id}`);
+    const [largeCount] = await queryRows<{ n: number }>(
+      app.db,
+      sql`select count(*)::int as n from passages where account_id = ${large.account.id}`,
+    );
     expect(Number(largeCount!.n)).toBeGreaterThan(60); // above SEARCH_EXACT_MAX_ROWS: the HNSW path
     const hnsw = await searchA(large.key, 'postgres failover replication slot', '&limit=50');
     expect(hnsw.json.data).toHaveLength(50);
     expect(hnsw.json.data.every((h: { note_id: string }) => largeIds.has(h.note_id))).toBe(true);
-    expect(hnsw.json.data[0].note_id).toBe([...largeIds][demoMeetings.findIndex((m) => m.title?.includes('INC-317'))]);
+    expect(hnsw.json.data[0].note_id).toBe(
+      [...largeIds][demoMeetings.findIndex((m) => m.title?.includes('INC-317'))],
+    );
     const scores = hnsw.json.data.map((h: { score: number }) => h.score);
     for (let i = 1; i < scores.length; i++) expect(scores[i]).toBeLessThanOrEqual(scores[i - 1]);
   });
@@ -227,12 +279,42 @@ describe('search validation (SPEC 4.4, 8; D2)', () => {
     ['q missing', 'B', '', 400, { error: 'q is required' }],
     ['q blank', 'A', '?q=%20%20', 400, { error: { code: 'invalid_request', message: 'q is required' } }],
     ['q blank', 'B', '?q=', 400, { error: 'q is required' }],
-    ['q of 257 characters', 'A', `?q=${'a'.repeat(257)}`, 422, { error: { code: 'validation_error', message: 'q must be at most 256 characters' } }],
-    ['limit 51', 'A', '?q=x&limit=51', 422, { error: { code: 'validation_error', message: 'limit must be between 1 and 50' } }],
+    [
+      'q of 257 characters',
+      'A',
+      `?q=${'a'.repeat(257)}`,
+      422,
+      { error: { code: 'validation_error', message: 'q must be at most 256 characters' } },
+    ],
+    [
+      'limit 51',
+      'A',
+      '?q=x&limit=51',
+      422,
+      { error: { code: 'validation_error', message: 'limit must be between 1 and 50' } },
+    ],
     ['limit 21', 'B', '?q=x&limit=21', 400, { error: 'limit must be between 1 and 20' }],
-    ['limit 0', 'A', '?q=x&limit=0', 422, { error: { code: 'validation_error', message: 'limit must be between 1 and 50' } }],
-    ['limit abc', 'A', '?q=x&limit=abc', 400, { error: { code: 'invalid_request', message: 'limit must be an integer' } }],
-    ['q twice', 'A', '?q=x&q=y', 400, { error: { code: 'invalid_request', message: 'q must be given once' } }],
+    [
+      'limit 0',
+      'A',
+      '?q=x&limit=0',
+      422,
+      { error: { code: 'validation_error', message: 'limit must be between 1 and 50' } },
+    ],
+    [
+      'limit abc',
+      'A',
+      '?q=x&limit=abc',
+      400,
+      { error: { code: 'invalid_request', message: 'limit must be an integer' } },
+    ],
+    [
+      'q twice',
+      'A',
+      '?q=x&q=y',
+      400,
+      { error: { code: 'invalid_request', message: 'q must be given once' } },
+    ],
   ];
   it.each(cases)('%s (Form %s)', async (_name, form, query, status, body) => {
     const { key } = await app.createAccount({ form });
@@ -252,9 +334,17 @@ describe('generated summaries (D18)', () => {
   it('D18, D16: a meeting posted with a transcript only gets a summary without further calls, and summary.ready is in the outbox', async () => {
     const { key } = await app.createAccount();
     const m = byTitle('Sprint 42');
-    const created = await app.request('/api/recorder/meetings', { method: 'POST', key, json: { title: m.title, platform: m.platform } });
+    const created = await app.request('/api/recorder/meetings', {
+      method: 'POST',
+      key,
+      json: { title: m.title, platform: m.platform },
+    });
     const id = created.json.id;
-    await app.request(`/api/recorder/meetings/${id}/transcript`, { method: 'POST', key, json: { segments: m.segments } });
+    await app.request(`/api/recorder/meetings/${id}/transcript`, {
+      method: 'POST',
+      key,
+      json: { segments: m.segments },
+    });
     let note: any;
     for (let i = 0; i < 100; i++) {
       note = (await app.request(`/v1/notes/${id}`, { key, form: 'B' })).json;
@@ -270,10 +360,17 @@ describe('generated summaries (D18)', () => {
       budget_mentioned: expect.toBeOneOf([expect.any(String), null]),
       sentiment: expect.any(String),
     });
-    const types = await app.db.select({ type: events.type }).from(events).where(eq(events.meetingId, id)).orderBy(events.createdAt);
+    const types = await app.db
+      .select({ type: events.type })
+      .from(events)
+      .where(eq(events.meetingId, id))
+      .orderBy(events.createdAt);
     expect(types.map((t) => t.type)).toEqual(['meeting.started', 'meeting.transcribed', 'summary.ready']);
     // And Form B search finds it through the generated summary.
-    const [row] = await app.db.select({ model: meetings.summaryEmbeddingModel }).from(meetings).where(eq(meetings.id, id));
+    const [row] = await app.db
+      .select({ model: meetings.summaryEmbeddingModel })
+      .from(meetings)
+      .where(eq(meetings.id, id));
     expect(row!.model).toBe('local-lexical-v1');
   });
 

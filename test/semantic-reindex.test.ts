@@ -2,7 +2,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../server/db/client';
 import { SemanticEmbedder } from '../server/embeddings/semantic-embedder';
-import { assertDimensions, DimensionMismatchError, storedDimensions } from '../server/search/embedding-dimensions';
+import {
+  assertDimensions,
+  DimensionMismatchError,
+  storedDimensions,
+} from '../server/search/embedding-dimensions';
 import { reindexVectors } from '../server/search/reindex-vectors';
 import { demoMeetings } from '../server/seed/demo-meetings';
 import { seedDemo } from '../server/seed/seed-demo';
@@ -27,7 +31,11 @@ async function embeddedWith(app: TestApp, model: string) {
                (select count(*) from passages where model = ${model} and embedding is not null and segment_embeddings is not null)::int as on_model,
                (select count(*) from meetings where summary_embedding_model = ${model})::int as summaries`,
   );
-  return { passages: Number(row!.passages), onModel: Number(row!.on_model), summaries: Number(row!.summaries) };
+  return {
+    passages: Number(row!.passages),
+    onModel: Number(row!.on_model),
+    summaries: Number(row!.summaries),
+  };
 }
 
 describe('npm run reindex from local 384 to semantic 768 (issue 13, D19)', () => {
@@ -39,13 +47,22 @@ describe('npm run reindex from local 384 to semantic 768 (issue 13, D19)', () =>
     app = await startTestApp({ worker: true });
     ({ key } = await app.createAccount());
     for (const m of [INC, HIRING, DESIGN]) {
-      ids.set(m.title!, await app.recordNote(key, { title: m.title, platform: m.platform, segments: m.segments, ...(m.summary && { summary: m.summary }) }));
+      ids.set(
+        m.title!,
+        await app.recordNote(key, {
+          title: m.title,
+          platform: m.platform,
+          segments: m.segments,
+          ...(m.summary && { summary: m.summary }),
+        }),
+      );
     }
   }, 120_000);
   afterAll(() => app?.close());
 
   const searchA = (q: string) => app.request(`/v1/notes/search?q=${encodeURIComponent(q)}&limit=5`, { key });
-  const searchB = (q: string) => app.request(`/v1/notes/search?q=${encodeURIComponent(q)}&limit=5`, { key, form: 'B' });
+  const searchB = (q: string) =>
+    app.request(`/v1/notes/search?q=${encodeURIComponent(q)}&limit=5`, { key, form: 'B' });
 
   it('D19, issue 13: a running server keeps answering from the old vectors while reindex runs, and after an interruption', async () => {
     const oldModel = local().model;
@@ -63,7 +80,9 @@ describe('npm run reindex from local 384 to semantic 768 (issue 13, D19)', () =>
     const old = await embeddedWith(app, oldModel);
     expect(old.onModel).toBe(old.passages);
     expect(old.summaries).toBe(SUMMARIES);
-    expect((await searchA('postgres failover eleven minutes')).json.data[0].note_id).toBe(ids.get(INC.title!));
+    expect((await searchA('postgres failover eleven minutes')).json.data[0].note_id).toBe(
+      ids.get(INC.title!),
+    );
     expect((await searchB('replication slot post-mortem')).json.data[0].id).toBe(ids.get(INC.title!));
   }, 120_000);
 
@@ -90,7 +109,12 @@ describe('npm run reindex from local 384 to semantic 768 (issue 13, D19)', () =>
       expect(res.json.data).toEqual([]);
     }
     // Nothing left: a second run does nothing.
-    expect(await reindexVectors(app.db, semantic)).toEqual({ model: semantic.model, dimensions: 768, transcripts: 0, summaries: 0 });
+    expect(await reindexVectors(app.db, semantic)).toEqual({
+      model: semantic.model,
+      dimensions: 768,
+      transcripts: 0,
+      summaries: 0,
+    });
   }, 180_000);
 
   it('issue 13, D7: on the semantic model, a paraphrase finds its meeting in both forms, start_time the matching segment', async () => {
@@ -102,21 +126,40 @@ describe('npm run reindex from local 384 to semantic 768 (issue 13, D19)', () =>
     expect(b.json.data[0].id).toBe(ids.get(HIRING.title!));
     const failover = INC.segments.find((s) => s.content.includes('Postgres failover took eleven minutes'))!;
     const exact = await searchA('Postgres failover took eleven minutes');
-    expect(exact.json.data[0]).toMatchObject({ note_id: ids.get(INC.title!), start_time: failover.start_time });
+    expect(exact.json.data[0]).toMatchObject({
+      note_id: ids.get(INC.title!),
+      start_time: failover.start_time,
+    });
   });
 
   it('issue 13: with a slow model the transcript is stored at once and becomes searchable when the background worker has embedded it', async () => {
     const id = await app.recordNote(key, {
       title: 'Kitchen refit',
       segments: [
-        { speaker: 'Ana', content: 'The contractor says the new cupboards arrive in three weeks.', start_time: 0, end_time: 4 },
-        { speaker: 'Ben', content: 'Then we cook on the camping stove until the end of the month.', start_time: 4, end_time: 8 },
+        {
+          speaker: 'Ana',
+          content: 'The contractor says the new cupboards arrive in three weeks.',
+          start_time: 0,
+          end_time: 4,
+        },
+        {
+          speaker: 'Ben',
+          content: 'Then we cook on the camping stove until the end of the month.',
+          start_time: 4,
+          end_time: 8,
+        },
       ],
     });
     const note = await app.request(`/v1/notes/${id}`, { key });
     expect(note.status).toBe(200);
-    const [queued] = await queryRows<{ n: number }>(app.db, sql`select count(*)::int as n from jobs where meeting_id = ${id} and kind = 'embed_transcript'`);
-    const [indexed] = await queryRows<{ n: number }>(app.db, sql`select count(*)::int as n from passages where meeting_id = ${id}`);
+    const [queued] = await queryRows<{ n: number }>(
+      app.db,
+      sql`select count(*)::int as n from jobs where meeting_id = ${id} and kind = 'embed_transcript'`,
+    );
+    const [indexed] = await queryRows<{ n: number }>(
+      app.db,
+      sql`select count(*)::int as n from passages where meeting_id = ${id}`,
+    );
     // Either still queued, or the worker was already quick enough: never both, never neither.
     expect(Number(queued!.n) + Math.min(1, Number(indexed!.n))).toBe(1);
     const deadline = Date.now() + 60_000;
@@ -161,13 +204,21 @@ describe('a database follows the configured embedder (issue 13, D19, D21)', () =
     expect(counts.passages).toBeGreaterThan(50);
     expect(counts.onModel).toBe(counts.passages);
     expect(counts.summaries).toBe(demoMeetings.filter((m) => m.summary).length);
-    const [jobs] = await queryRows<{ n: number }>(app.db, sql`select count(*)::int as n from jobs where kind in ('embed_transcript', 'embed_summary')`);
+    const [jobs] = await queryRows<{ n: number }>(
+      app.db,
+      sql`select count(*)::int as n from jobs where kind in ('embed_transcript', 'embed_summary')`,
+    );
     expect(Number(jobs!.n)).toBe(0);
 
     app.services.embedder = semantic;
-    const res = await app.request(`/v1/notes/search?q=${encodeURIComponent('postgres failover took eleven minutes')}`, { key: demo.api_key });
+    const res = await app.request(
+      `/v1/notes/search?q=${encodeURIComponent('postgres failover took eleven minutes')}`,
+      { key: demo.api_key },
+    );
     expect(res.status).toBe(200);
     expect(res.json.data[0].title).toBe(INC.title);
-    expect(res.json.data[0].start_time).toBe(INC.segments.find((s) => s.content.includes('Postgres failover took eleven minutes'))!.start_time);
+    expect(res.json.data[0].start_time).toBe(
+      INC.segments.find((s) => s.content.includes('Postgres failover took eleven minutes'))!.start_time,
+    );
   }, 180_000);
 });

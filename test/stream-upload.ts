@@ -18,7 +18,13 @@ export interface UploadOutcome {
  */
 export function uploadUntilAnswered(
   url: string,
-  opts: { headers?: Record<string, string>; totalBytes: number; declareLength: boolean; prefix?: string; localAddress?: string },
+  opts: {
+    headers?: Record<string, string>;
+    totalBytes: number;
+    declareLength: boolean;
+    prefix?: string;
+    localAddress?: string;
+  },
 ): Promise<UploadOutcome> {
   const prefix = Buffer.from(opts.prefix ?? '');
   const chunk = Buffer.alloc(64 * 1024, 'p');
@@ -27,7 +33,10 @@ export function uploadUntilAnswered(
     let answered = false;
     const req = http.request(url, {
       method: 'POST',
-      headers: { ...opts.headers, ...(opts.declareLength ? { 'content-length': String(opts.totalBytes) } : {}) },
+      headers: {
+        ...opts.headers,
+        ...(opts.declareLength ? { 'content-length': String(opts.totalBytes) } : {}),
+      },
       ...(opts.localAddress && { localAddress: opts.localAddress }),
     });
     req.on('response', (res) => {
@@ -37,7 +46,13 @@ export function uploadUntilAnswered(
       const parts: Buffer[] = [];
       res.on('data', (d: Buffer) => parts.push(d));
       res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(parts).toString('utf8'), bytesSentBeforeAnswer, finishedSending });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(parts).toString('utf8'),
+          bytesSentBeforeAnswer,
+          finishedSending,
+        });
         req.destroy();
       });
       res.on('error', reject);
@@ -48,7 +63,10 @@ export function uploadUntilAnswered(
     });
     const pump = () => {
       while (!answered && sent < opts.totalBytes) {
-        const piece = sent === 0 && prefix.length ? prefix : chunk.subarray(0, Math.min(chunk.length, opts.totalBytes - sent));
+        const piece =
+          sent === 0 && prefix.length
+            ? prefix
+            : chunk.subarray(0, Math.min(chunk.length, opts.totalBytes - sent));
         sent += piece.length;
         if (!req.write(piece)) {
           req.once('drain', pump);

@@ -10,14 +10,26 @@ import { serveNode } from '../server/http/serve-node';
 import { createTestDatabase } from './test-database';
 
 /** The service's real HTTP handlers on a real socket, over a fresh database. */
-export async function startTestApp(opts: { logger?: Logger; env?: Record<string, string>; services?: Partial<Services>; worker?: boolean } = {}) {
+export async function startTestApp(
+  opts: {
+    logger?: Logger;
+    env?: Record<string, string>;
+    services?: Partial<Services>;
+    worker?: boolean;
+  } = {},
+) {
   const database = await createTestDatabase(opts);
   let worker: Worker | null = null;
   // Local embedder and extractive summariser unless a test says otherwise (the service's default,
   // the semantic model, embeds in the background and is slow); the worker is started only by
   // tests that want background work done (summaries, semantic or remote embeddings).
-  const services: Services = { ...createServices(parseEnv({ EMBEDDINGS_PROVIDER: 'local', ...opts.env })), ...opts.services, kick: () => worker?.kick() };
-  if (opts.worker) worker = startWorker({ getDatabase: async () => database, services: () => services, intervalMs: 200 });
+  const services: Services = {
+    ...createServices(parseEnv({ EMBEDDINGS_PROVIDER: 'local', ...opts.env })),
+    ...opts.services,
+    kick: () => worker?.kick(),
+  };
+  if (opts.worker)
+    worker = startWorker({ getDatabase: async () => database, services: () => services, intervalMs: 200 });
   // The cron route waits for work falling due within its budget: short here.
   const cron = { secret: opts.env?.CRON_SECRET, openWithoutSecret: false, budgetMs: 1500 };
   // The settings app's sessions, signed with a test secret; next-auth takes the site's origin
@@ -39,14 +51,19 @@ export async function startTestApp(opts: { logger?: Logger; env?: Record<string,
       await database.close();
     },
     /** An account with a key; early access unless said otherwise. */
-    async createAccount(opts: { form?: FormName; earlyAccess?: boolean; plan?: Plan; dailyLimit?: number } = {}) {
+    async createAccount(
+      opts: { form?: FormName; earlyAccess?: boolean; plan?: Plan; dailyLimit?: number } = {},
+    ) {
       const account: Account = await createAccount(database.db, {
         email: `user${++accounts}-${Date.now()}@example.com`,
         earlyAccess: opts.earlyAccess ?? true,
         plan: opts.plan ?? 'pro',
         dailyLimit: opts.dailyLimit ?? null,
       });
-      const { plaintext, key } = await createApiKey(database.db, { accountId: account.id, form: opts.form ?? 'A' });
+      const { plaintext, key } = await createApiKey(database.db, {
+        accountId: account.id,
+        form: opts.form ?? 'A',
+      });
       return { account, key: plaintext, keyId: key.id };
     },
     async request(path: string, init: RequestInit & { key?: string; form?: string; json?: unknown } = {}) {
@@ -103,14 +120,20 @@ export async function startTestApp(opts: { logger?: Logger; env?: Record<string,
         json: {
           segments: opts.segments ?? [
             { speaker: 'Ana', content: 'Good morning, shall we start?', start_time: 0, end_time: 2.5 },
-            { speaker: 'Ben', content: 'Yes, the release is on track for Friday.', start_time: 2.5, end_time: 6 },
+            {
+              speaker: 'Ben',
+              content: 'Yes, the release is on track for Friday.',
+              start_time: 2.5,
+              end_time: 6,
+            },
           ],
           ...(opts.ended_at && { ended_at: opts.ended_at }),
           ...(opts.duration_seconds !== undefined && { duration_seconds: opts.duration_seconds }),
           generate_summary: false,
         },
       });
-      if (transcript.status !== 200) throw new Error(`store transcript: ${transcript.status} ${transcript.text}`);
+      if (transcript.status !== 200)
+        throw new Error(`store transcript: ${transcript.status} ${transcript.text}`);
       if (opts.summary) {
         const summary = await app.request(`/api/recorder/meetings/${id}/summary`, {
           method: 'POST',

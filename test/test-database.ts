@@ -7,7 +7,9 @@ import { migrateDatabase, openPglite, openPostgres, type Database } from '../ser
  * A fresh, migrated database for one test file: PGlite in memory by default, or a new
  * database on the PostgreSQL server named by TEST_DATABASE_URL (dropped again on close).
  */
-export async function createTestDatabase(opts: { logger?: Logger; serverUrl?: string | null } = {}): Promise<Database> {
+export async function createTestDatabase(
+  opts: { logger?: Logger; serverUrl?: string | null } = {},
+): Promise<Database> {
   // serverUrl: null forces PGlite; a URL picks that server; undefined follows TEST_DATABASE_URL.
   const serverUrl = opts.serverUrl === undefined ? process.env.TEST_DATABASE_URL : opts.serverUrl;
   if (!serverUrl) {

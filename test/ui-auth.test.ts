@@ -28,7 +28,8 @@ let serial = 0;
 const uniqueEmail = (tag: string) => `${tag}-${++serial}-${Date.now()}@example.com`;
 // Each browser stands for a client of its own address (X-Forwarded-For, with no trusted proxy in
 // front the last entry), so one test's address throttle does not reach another's.
-const browser = (address = `198.51.100.${++serial % 250}`) => new BrowserSession(app.url, { 'x-forwarded-for': address });
+const browser = (address = `198.51.100.${++serial % 250}`) =>
+  new BrowserSession(app.url, { 'x-forwarded-for': address });
 
 async function signUp(email: string, password = PASSWORD, from = browser()) {
   return from.mutate('account.signUp', { email, password });
@@ -56,12 +57,17 @@ async function awayFromWindowEdge(windowMinutes: number) {
 }
 
 /** tRPC's error envelope for one call (not a batch). */
-const trpcError = (code: string, httpStatus: number, path: string, message: unknown = expect.any(String)) => ({
+const trpcError = (
+  code: string,
+  httpStatus: number,
+  path: string,
+  message: unknown = expect.any(String),
+) => ({
   error: { message, code: expect.any(Number), data: { code, httpStatus, path } },
 });
 
 describe('issue 8 item 1: bounded requests on the settings app', () => {
-  it('issue 8: a tRPC body over 64 KiB with Content-Length is refused with 413 in tRPC\'s envelope, and nothing is created', async () => {
+  it("issue 8: a tRPC body over 64 KiB with Content-Length is refused with 413 in tRPC's envelope, and nothing is created", async () => {
     const email = uniqueEmail('big');
     const res = await browser().request('/api/trpc/account.signUp', {
       method: 'POST',
@@ -69,7 +75,9 @@ describe('issue 8 item 1: bounded requests on the settings app', () => {
       body: JSON.stringify({ email, password: 'p'.repeat(70_000) }),
     });
     expect(res.status).toBe(413);
-    expect(res.json).toEqual(trpcError('PAYLOAD_TOO_LARGE', 413, 'account.signUp', 'The request body is larger than 65536 bytes'));
+    expect(res.json).toEqual(
+      trpcError('PAYLOAD_TOO_LARGE', 413, 'account.signUp', 'The request body is larger than 65536 bytes'),
+    );
     expect(res.headers.get('x-request-id')).toMatch(/\S/);
     expect(await findAccountByEmail(app.db, email)).toBeUndefined();
   });
@@ -90,14 +98,17 @@ describe('issue 8 item 1: bounded requests on the settings app', () => {
     expect(await findAccountByEmail(app.db, email)).toBeUndefined();
   });
 
-  it('issue 8: next-auth\'s routes refuse a body over 16 KiB with 413 and a JSON error, declared or chunked', async () => {
+  it("issue 8: next-auth's routes refuse a body over 16 KiB with 413 and a JSON error, declared or chunked", async () => {
     const declared = await browser().request('/api/auth/callback/credentials', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: `email=a%40example.com&password=${'p'.repeat(20_000)}`,
     });
     expect(declared.status).toBe(413);
-    expect(declared.json).toEqual({ error: 'payload_too_large', message: 'The request body is larger than 16384 bytes' });
+    expect(declared.json).toEqual({
+      error: 'payload_too_large',
+      message: 'The request body is larger than 16384 bytes',
+    });
     const chunked = await uploadUntilAnswered(`${app.url}/api/auth/callback/credentials`, {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       totalBytes: 32 * 1024 * 1024,
@@ -111,10 +122,15 @@ describe('issue 8 item 1: bounded requests on the settings app', () => {
 
   it('issue 8: a tRPC batch of more than 10 calls is refused whole (GET and POST); 10 are served', async () => {
     const paths = (n: number, path: string) => Array.from({ length: n }, () => path).join(',');
-    const inputs = (n: number, input: unknown) => JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [i, input])));
-    const tooMany = await browser().request(`/api/trpc/${paths(11, 'account.get')}?batch=1&input=${encodeURIComponent(inputs(11, null))}`);
+    const inputs = (n: number, input: unknown) =>
+      JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [i, input])));
+    const tooMany = await browser().request(
+      `/api/trpc/${paths(11, 'account.get')}?batch=1&input=${encodeURIComponent(inputs(11, null))}`,
+    );
     expect(tooMany.status).toBe(400);
-    expect(tooMany.json).toMatchObject({ error: { message: 'Batch call exceeds maximum size', data: { code: 'BAD_REQUEST', httpStatus: 400 } } });
+    expect(tooMany.json).toMatchObject({
+      error: { message: 'Batch call exceeds maximum size', data: { code: 'BAD_REQUEST', httpStatus: 400 } },
+    });
 
     const emailsTried = Array.from({ length: 11 }, () => uniqueEmail('batch'));
     const batch = Object.fromEntries(emailsTried.map((email, i) => [i, { email, password: PASSWORD }]));
@@ -126,7 +142,9 @@ describe('issue 8 item 1: bounded requests on the settings app', () => {
     expect(posted.status).toBe(400);
     for (const email of emailsTried) expect(await findAccountByEmail(app.db, email)).toBeUndefined();
 
-    const ten = await browser().request(`/api/trpc/${paths(10, 'account.get')}?batch=1&input=${encodeURIComponent(inputs(10, null))}`);
+    const ten = await browser().request(
+      `/api/trpc/${paths(10, 'account.get')}?batch=1&input=${encodeURIComponent(inputs(10, null))}`,
+    );
     expect(ten.json).toHaveLength(10);
     expect(ten.json[9]).toMatchObject({ error: { data: { code: 'UNAUTHORIZED', path: 'account.get' } } });
   });
@@ -134,19 +152,28 @@ describe('issue 8 item 1: bounded requests on the settings app', () => {
 
 describe('issue 8 item 1: passwords within what bcrypt uses, long enough, not guessable', () => {
   it.each([
-    ['73 ASCII bytes', `${'quiet-harbor-lantern-'.repeat(3)}orbit-fjord-9xz`.slice(0, 73), /at most 72 bytes/],
+    [
+      '73 ASCII bytes',
+      `${'quiet-harbor-lantern-'.repeat(3)}orbit-fjord-9xz`.slice(0, 73),
+      /at most 72 bytes/,
+    ],
     ['under 72 characters but 73 UTF-8 bytes', `${'é'.repeat(30)}-orbit-fjord-lantern-9`, /at most 72 bytes/],
     ['9 characters', 'Xq7#vB2!m', /at least 10 characters/],
     ['a common password', 'password123', /too easy to guess\. This is a commonly used password/],
     ['a repeated character', 'aaaaaaaaaaaa', /too easy to guess\. Repeated characters/],
     ['a keyboard row', 'qwertyuiop[]', /too easy to guess/],
-  ])('issue 8: sign-up refuses %s with a clear message, and creates nothing', async (_what, password, message) => {
-    const email = uniqueEmail('weak');
-    const res = await signUp(email, password);
-    expect(res.status).toBe(400);
-    expect(res.json).toEqual(trpcError('BAD_REQUEST', 400, 'account.signUp', expect.stringMatching(message)));
-    expect(await findAccountByEmail(app.db, email)).toBeUndefined();
-  });
+  ])(
+    'issue 8: sign-up refuses %s with a clear message, and creates nothing',
+    async (_what, password, message) => {
+      const email = uniqueEmail('weak');
+      const res = await signUp(email, password);
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual(
+        trpcError('BAD_REQUEST', 400, 'account.signUp', expect.stringMatching(message)),
+      );
+      expect(await findAccountByEmail(app.db, email)).toBeUndefined();
+    },
+  );
 
   it('issue 8: the address and name of the account count as guessable', async () => {
     const email = `margaret.hamilton-${++serial}@example.com`;
@@ -175,11 +202,13 @@ describe('issue 8 item 1: passwords within what bcrypt uses, long enough, not gu
     expect((await browser().signIn(email, 'p'.repeat(72))).status).toBe(200); // what bcrypt really compared
   });
 
-  it('issue 8, D17: the demo account\'s generated password passes the rules; a weak one given to the admin path is refused', async () => {
+  it("issue 8, D17: the demo account's generated password passes the rules; a weak one given to the admin path is refused", async () => {
     const demo = await seedDemo(app.db, app.services, { email: uniqueEmail('demo') });
     expect(passwordProblem(demo.password, [demo.email, 'Demo'])).toBeNull();
     expect((await browser().signIn(demo.email, demo.password)).status).toBe(200);
-    await expect(createAccount(app.db, { email: uniqueEmail('admin'), password: 'password1' })).rejects.toMatchObject({
+    await expect(
+      createAccount(app.db, { email: uniqueEmail('admin'), password: 'password1' }),
+    ).rejects.toMatchObject({
       code: 'validation_error',
       message: 'Use a password of at least 10 characters',
     });
@@ -203,11 +232,16 @@ describe('issue 8 item 2: signing out ends the session on the server', () => {
     const [row] = await app.db.select().from(authSessions).where(eq(authSessions.id, rows[0]!.id));
     expect(row!.revokedAt).toBeInstanceOf(Date);
 
-    expect(await stolen.query('account.get')).toMatchObject({ status: 401, json: trpcError('UNAUTHORIZED', 401, 'account.get', 'Please sign in') });
+    expect(await stolen.query('account.get')).toMatchObject({
+      status: 401,
+      json: trpcError('UNAUTHORIZED', 401, 'account.get', 'Please sign in'),
+    });
     const asked = await stolen.session();
     expect(asked.json).toEqual({});
     // next-auth clears the dead cookie in the same answer.
-    expect(asked.headers.getSetCookie().some((c) => /^next-auth\.session-token=;.*Max-Age=0/i.test(c))).toBe(true);
+    expect(asked.headers.getSetCookie().some((c) => /^next-auth\.session-token=;.*Max-Age=0/i.test(c))).toBe(
+      true,
+    );
   });
 
   it('issue 8: "sign out everywhere" ends every session of the account, other browsers included, and no one else\'s', async () => {
@@ -222,7 +256,10 @@ describe('issue 8 item 2: signing out ends the session on the server', () => {
     expect((await laptop.query('account.get')).status).toBe(401);
     expect((await phone.session()).json).toEqual({});
     expect((await bystander.session.query('account.get')).status).toBe(200);
-    const live = await app.db.select().from(authSessions).where(and(eq(authSessions.accountId, account.id)));
+    const live = await app.db
+      .select()
+      .from(authSessions)
+      .where(and(eq(authSessions.accountId, account.id)));
     expect(live.every((s) => s.revokedAt !== null)).toBe(true);
     // Signing in again works, with a new session.
     expect((await phone.signIn(email, PASSWORD)).status).toBe(200);
@@ -231,11 +268,17 @@ describe('issue 8 item 2: signing out ends the session on the server', () => {
 
   it('issue 8: a session past its 30 days, or a token that names no session (made before sessions were recorded), is no session', async () => {
     const { session, account } = await signedIn('expired');
-    await app.db.update(authSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(authSessions.accountId, account.id));
+    await app.db
+      .update(authSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(authSessions.accountId, account.id));
     expect((await session.query('account.get')).status).toBe(401);
     expect((await session.session()).json).toEqual({});
 
-    const legacy = await encode({ token: { email: account.email, accountId: account.id }, secret: 'test-only-session-secret' });
+    const legacy = await encode({
+      token: { email: account.email, accountId: account.id },
+      secret: 'test-only-session-secret',
+    });
     const old = browser();
     old.cookies.set('next-auth.session-token', legacy);
     expect((await old.query('account.get')).status).toBe(401);
@@ -260,9 +303,11 @@ describe('issue 8 item 2: callbackUrl only leads to this site', () => {
     expect(res.url).toBe(`${app.url}${landing}`);
   });
 
-  it('issue 8: next-auth\'s own pages never follow an outside callbackUrl and never fail on an invalid one', async () => {
+  it("issue 8: next-auth's own pages never follow an outside callbackUrl and never fail on an invalid one", async () => {
     for (const callbackUrl of ['https://evil.example/', 'javascript:alert(1)', '%%%', '//evil.example']) {
-      const signin = await browser().request(`/api/auth/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+      const signin = await browser().request(
+        `/api/auth/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`,
+      );
       expect(signin.status, `${callbackUrl}: ${signin.text}`).toBe(302);
       expect(signin.headers.get('location')).toMatch(/^\/sign-in\?callbackUrl=/);
       expect(decodeURIComponent(signin.headers.get('location')!)).not.toContain('evil.example');
@@ -273,16 +318,24 @@ describe('issue 8 item 2: callbackUrl only leads to this site', () => {
   });
 
   it('issue 8 item 4 (found by the property test): an error code with control characters becomes a plain one, not a broken redirect', async () => {
-    for (const path of ['/api/auth/error?error=%00', '/api/auth/error?error=x%0d%0aSet-Cookie:%20a=b', '/api/auth/error/%0d%0a']) {
+    for (const path of [
+      '/api/auth/error?error=%00',
+      '/api/auth/error?error=x%0d%0aSet-Cookie:%20a=b',
+      '/api/auth/error/%0d%0a',
+    ]) {
       const res = await browser().request(path);
       expect(res.status, path).toBe(302);
       expect(res.headers.get('location')).toBe('/sign-in?error=Default');
     }
-    expect((await browser().request('/api/auth/error?error=CredentialsSignin')).headers.get('location')).toMatch(/\/api\/auth\/signin\?error=CredentialsSignin$/);
+    expect(
+      (await browser().request('/api/auth/error?error=CredentialsSignin')).headers.get('location'),
+    ).toMatch(/\/api\/auth\/signin\?error=CredentialsSignin$/);
   });
 });
 
-describe('issue 8 item 2: sign-in is throttled per email and per client address', { timeout: 180_000 }, () => {
+describe('issue 8 item 2: sign-in is throttled per email and per client address', {
+  timeout: 180_000,
+}, () => {
   it('issue 8: 10 failures for one email in 15 minutes, then even the right password waits (429, Retry-After); other emails do not', async () => {
     await awayFromWindowEdge(15);
     const email = uniqueEmail('throttle');
@@ -324,8 +377,14 @@ describe('issue 8 item 2: sign-in is throttled per email and per client address'
     await signUp(email);
     for (let i = 0; i < 3; i++) await browser().signIn(email, 'not-the-password');
     expect((await browser().signIn(email, PASSWORD)).status).toBe(200);
-    const counters = await app.db.select().from(rateLimitCounters).where(like(rateLimitCounters.bucket, 'sign-in:email:%'));
-    const digest = (await import('node:crypto')).createHash('sha256').update(email.toLowerCase()).digest('base64url');
+    const counters = await app.db
+      .select()
+      .from(rateLimitCounters)
+      .where(like(rateLimitCounters.bucket, 'sign-in:email:%'));
+    const digest = (await import('node:crypto'))
+      .createHash('sha256')
+      .update(email.toLowerCase())
+      .digest('base64url');
     expect(counters.find((c) => c.bucket === `sign-in:email:${digest}`)?.count).toBe(3);
 
     const nobody = uniqueEmail('nobody');
@@ -333,7 +392,7 @@ describe('issue 8 item 2: sign-in is throttled per email and per client address'
     expect((await browser().signIn(nobody, 'guess')).status).toBe(429);
   });
 
-  it('issue 8: an unknown email costs a real bcrypt comparison: the stand-in hash is a 60-character hash of the accounts\' cost', async () => {
+  it("issue 8: an unknown email costs a real bcrypt comparison: the stand-in hash is a 60-character hash of the accounts' cost", async () => {
     const email = uniqueEmail('cost');
     await signUp(email);
     const account = (await findAccountByEmail(app.db, email))!;
@@ -343,8 +402,10 @@ describe('issue 8 item 2: sign-in is throttled per email and per client address'
   });
 });
 
-describe('issue 8 item 2: sign-up does not tell whether an address has an account', { timeout: 180_000 }, () => {
-  it('issue 8: a new and a taken address get the same answer; the new one a welcome email, the owner of the taken one a warning; nothing of the owner\'s changes', async () => {
+describe('issue 8 item 2: sign-up does not tell whether an address has an account', {
+  timeout: 180_000,
+}, () => {
+  it("issue 8: a new and a taken address get the same answer; the new one a welcome email, the owner of the taken one a warning; nothing of the owner's changes", async () => {
     const fresh = uniqueEmail('fresh');
     const first = await signUp(fresh, PASSWORD);
     const again = await signUp(fresh.toUpperCase(), 'another-harbor-password-42');
@@ -354,8 +415,19 @@ describe('issue 8 item 2: sign-up does not tell whether an address has an accoun
     expect(first.json).toEqual({ result: { data: { checkEmail: true } } });
 
     const owner = (await findAccountByEmail(app.db, fresh))!;
-    expect((await app.db.select().from(accounts).where(like(accounts.email, `%${fresh.slice(5)}%`))).length).toBe(1);
-    const sent = await app.db.select().from(emails).where(eq(emails.accountId, owner.id)).orderBy(emails.createdAt);
+    expect(
+      (
+        await app.db
+          .select()
+          .from(accounts)
+          .where(like(accounts.email, `%${fresh.slice(5)}%`))
+      ).length,
+    ).toBe(1);
+    const sent = await app.db
+      .select()
+      .from(emails)
+      .where(eq(emails.accountId, owner.id))
+      .orderBy(emails.createdAt);
     expect(sent.map((e) => [e.to, e.subject])).toEqual([
       [fresh, 'Welcome to Meeting Notes'],
       [fresh, 'Someone tried to sign up with your email address'],
@@ -372,7 +444,14 @@ describe('issue 8 item 2: sign-up does not tell whether an address has an accoun
     for (let i = 0; i < 5; i++) expect((await signUp(email)).status).toBe(200);
     const sixth = await signUp(email);
     expect(sixth.status).toBe(429);
-    expect(sixth.json).toEqual(trpcError('TOO_MANY_REQUESTS', 429, 'account.signUp', expect.stringMatching(/Please try again in \d+ minutes/)));
+    expect(sixth.json).toEqual(
+      trpcError(
+        'TOO_MANY_REQUESTS',
+        429,
+        'account.signUp',
+        expect.stringMatching(/Please try again in \d+ minutes/),
+      ),
+    );
     const owner = (await findAccountByEmail(app.db, email))!;
     expect(await app.db.select().from(emails).where(eq(emails.accountId, owner.id))).toHaveLength(5);
 
@@ -402,7 +481,10 @@ describe('issue 8 item 3: logs', () => {
 
   it('issue 8: a garbage session cookie is no session, logged as one JSON line without a stack trace', async () => {
     const garbage = new BrowserSession(app.url);
-    garbage.cookies.set('next-auth.session-token', 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..garbage.garbage.garbage');
+    garbage.cookies.set(
+      'next-auth.session-token',
+      'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..garbage.garbage.garbage',
+    );
     let trpc: Awaited<ReturnType<BrowserSession['query']>> | undefined;
     let session: Awaited<ReturnType<BrowserSession['session']>> | undefined;
     const lines = await capturedLines(async () => {
@@ -413,7 +495,12 @@ describe('issue 8 item 3: logs', () => {
     expect(session!.json).toEqual({});
     expect(lines).toHaveLength(1);
     const entry = JSON.parse(lines[0]!);
-    expect(entry).toMatchObject({ level: 'info', msg: 'session cookie refused', code: 'JWT_SESSION_ERROR', requestId: session!.headers.get('x-request-id') });
+    expect(entry).toMatchObject({
+      level: 'info',
+      msg: 'session cookie refused',
+      code: 'JWT_SESSION_ERROR',
+      requestId: session!.headers.get('x-request-id'),
+    });
     expect(lines[0]).not.toMatch(/stack|\\n\s+at /);
   });
 

@@ -19,14 +19,18 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
-  app = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_DELAYS: '1,1,1' }, worker: true });
+  app = await startTestApp({
+    env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_DELAYS: '1,1,1' },
+    worker: true,
+  });
 });
 afterAll(async () => {
   await app?.close();
   receiver?.close();
 });
 
-const callerFor = (accountId: string | null) => createCaller({ db: app.db, services: app.services, accountId, clientAddress: null });
+const callerFor = (accountId: string | null) =>
+  createCaller({ db: app.db, services: app.services, accountId, clientAddress: null });
 
 async function expectCode(promise: Promise<unknown>, code: TRPCError['code']) {
   await expect(promise).rejects.toSatisfy((err: unknown) => err instanceof TRPCError && err.code === code);
@@ -56,9 +60,19 @@ describe('cross-account isolation (issue 5 Done-when)', () => {
     ownerUi = callerFor(owner.account.id);
     otherUi = callerFor(other.account.id);
     keyId = (await ownerUi.keys.create({ name: 'CI', form: 'B' })).key.id;
-    endpointId = (await ownerUi.webhooks.create({ url: receiverUrl, events: ['meeting.completed'], form: 'A' })).endpoint.id;
-    noteId = await app.recordNote(owner.key, { title: 'Owner meeting', segments: [{ speaker: 'Ana', content: 'The zebra budget is approved.', start_time: 0, end_time: 3 }] });
-    deliveryId = (await waitFor(async () => (await ownerUi.webhooks.deliveries({ id: endpointId })).items[0], 'a delivery')).deliveryId;
+    endpointId = (
+      await ownerUi.webhooks.create({ url: receiverUrl, events: ['meeting.completed'], form: 'A' })
+    ).endpoint.id;
+    noteId = await app.recordNote(owner.key, {
+      title: 'Owner meeting',
+      segments: [{ speaker: 'Ana', content: 'The zebra budget is approved.', start_time: 0, end_time: 3 }],
+    });
+    deliveryId = (
+      await waitFor(
+        async () => (await ownerUi.webhooks.deliveries({ id: endpointId })).items[0],
+        'a delivery',
+      )
+    ).deliveryId;
   });
 
   it('issue 5: keys of another account are not listed and cannot be revoked', async () => {
@@ -68,7 +82,7 @@ describe('cross-account isolation (issue 5 Done-when)', () => {
     expect(row!.revokedAt).toBeNull();
   });
 
-  it('issue 5, SPEC 3.1: endpoints, deliveries and their actions are the owner\'s only', async () => {
+  it("issue 5, SPEC 3.1: endpoints, deliveries and their actions are the owner's only", async () => {
     expect(await otherUi.webhooks.list()).toEqual([]);
     await expectCode(otherUi.webhooks.get({ id: endpointId }), 'NOT_FOUND');
     await expectCode(otherUi.webhooks.deliveries({ id: endpointId }), 'NOT_FOUND');
@@ -105,12 +119,18 @@ describe('settings procedures', () => {
   it('issue 5, D15, issue 8: sign-up creates an account without early access; a taken email (any case) gets the same answer and no second account', async () => {
     const ui = callerFor(null);
     const email = `new-${Date.now()}@example.com`;
-    expect(await ui.account.signUp({ email, password: 'correct horse battery', name: 'New' })).toEqual({ checkEmail: true });
+    expect(await ui.account.signUp({ email, password: 'correct horse battery', name: 'New' })).toEqual({
+      checkEmail: true,
+    });
     const [row] = await app.db.select().from(accounts).where(eq(accounts.email, email));
     expect(row).toMatchObject({ email, earlyAccess: false, plan: 'free' });
     expect(row!.passwordHash).toMatch(/^\$2[aby]\$12\$/);
-    expect(await ui.account.signUp({ email: email.toUpperCase(), password: 'another password here' })).toEqual({ checkEmail: true });
-    expect((await app.db.select().from(accounts).where(eq(accounts.email, email.toUpperCase()))).length).toBe(0);
+    expect(
+      await ui.account.signUp({ email: email.toUpperCase(), password: 'another password here' }),
+    ).toEqual({ checkEmail: true });
+    expect((await app.db.select().from(accounts).where(eq(accounts.email, email.toUpperCase()))).length).toBe(
+      0,
+    );
     await expectCode(ui.account.signUp({ email: 'not-an-email', password: 'whatever123' }), 'BAD_REQUEST');
   });
 
@@ -136,30 +156,55 @@ describe('settings procedures', () => {
     expect((await ui.keys.list()).map((k) => k.id)).not.toContain(created.key.id);
   });
 
-  it('issue 5: account shows plan, early access and today\'s API usage against the limit', async () => {
+  it("issue 5: account shows plan, early access and today's API usage against the limit", async () => {
     const { account, key } = await app.createAccount({ plan: 'free' });
     for (let i = 0; i < 3; i++) await app.request('/v1/notes', { key });
     const info = await callerFor(account.id).account.get();
-    expect(info).toMatchObject({ plan: 'free', earlyAccess: true, usage: { today: 3, limit: 100 }, emails: [] });
+    expect(info).toMatchObject({
+      plan: 'free',
+      earlyAccess: true,
+      usage: { today: 3, limit: 100 },
+      emails: [],
+    });
   });
 
   it('issue 5: a test event and a resend reach the receiver and show in the log', async () => {
     const { account } = await app.createAccount();
     const ui = callerFor(account.id);
-    const { endpoint, secret } = await ui.webhooks.create({ url: `${receiverUrl}?t=1`, events: ['summary.ready'], form: 'B' });
+    const { endpoint, secret } = await ui.webhooks.create({
+      url: `${receiverUrl}?t=1`,
+      events: ['summary.ready'],
+      form: 'B',
+    });
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
     await ui.webhooks.sendTest({ id: endpoint.id });
-    const first = await waitFor(async () => (await ui.webhooks.deliveries({ id: endpoint.id })).items[0], 'the test delivery');
+    const first = await waitFor(
+      async () => (await ui.webhooks.deliveries({ id: endpoint.id })).items[0],
+      'the test delivery',
+    );
     expect(first).toMatchObject({ event: 'summary.ready', attempt: 1, success: true, statusCode: 200 });
-    expect(JSON.parse(first.payload)).toMatchObject({ event: 'summary.ready', data: { title: 'Test event from Meeting Notes' } });
+    expect(JSON.parse(first.payload)).toMatchObject({
+      event: 'summary.ready',
+      data: { title: 'Test event from Meeting Notes' },
+    });
     expect(first.requestHeaders['X-Service-Delivery']).toBe(first.deliveryId);
     const { deliveryId } = await ui.webhooks.resend({ deliveryId: first.deliveryId });
-    const again = await waitFor(async () => (await ui.webhooks.deliveries({ id: endpoint.id })).items.find((i) => i.deliveryId === deliveryId), 'the resend');
+    const again = await waitFor(
+      async () =>
+        (await ui.webhooks.deliveries({ id: endpoint.id })).items.find((i) => i.deliveryId === deliveryId),
+      'the resend',
+    );
     expect(again.payload).toBe(first.payload);
     const list = await ui.webhooks.list();
-    expect(list[0]).toMatchObject({ id: endpoint.id, active: true, lastDelivery: { success: true, statusCode: 200 } });
+    expect(list[0]).toMatchObject({
+      id: endpoint.id,
+      active: true,
+      lastDelivery: { success: true, statusCode: 200 },
+    });
     const failedOnly = await ui.webhooks.deliveries({ id: endpoint.id, status: 'failed' });
     expect(failedOnly.items).toEqual([]);
-    expect((await app.db.select().from(deliveries).where(eq(deliveries.endpointId, endpoint.id))).length).toBe(2);
+    expect(
+      (await app.db.select().from(deliveries).where(eq(deliveries.endpointId, endpoint.id))).length,
+    ).toBe(2);
   });
 });

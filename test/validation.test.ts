@@ -21,7 +21,11 @@ const VARIANTS: { name: string; keyForm: Form; header?: string; form: Form }[] =
   { name: 'Form B key + X-API-Form: A', keyForm: 'B', header: 'A', form: 'A' },
 ];
 
-const FORM_A_CODE: Record<number, string> = { 400: 'invalid_request', 404: 'not_found', 422: 'validation_error' };
+const FORM_A_CODE: Record<number, string> = {
+  400: 'invalid_request',
+  404: 'not_found',
+  422: 'validation_error',
+};
 
 type Res = Awaited<ReturnType<TestApp['request']>>;
 
@@ -89,13 +93,48 @@ const BAD_UUIDS = [
 
 const CASES: Case[] = [
   // ---- GET /v1/notes: limit (SPEC 4.1, SPEC 8, D2)
-  { rule: 'D2', what: 'limit=abc is the wrong type', path: () => '/v1/notes?limit=abc', expect: { A: 400, B: 400 } },
-  { rule: 'D2', what: 'limit=1.5 is not an integer', path: () => '/v1/notes?limit=1.5', expect: { A: 400, B: 400 } },
-  { rule: 'D2, SPEC 8', what: 'limit=0 is below 1', path: () => '/v1/notes?limit=0', expect: { A: 422, B: 400 } },
-  { rule: 'D2, SPEC 8', what: 'limit=101 is above the max 100', path: () => '/v1/notes?limit=101', expect: { A: 422, B: 400 } },
-  { rule: 'D2, SPEC 8', what: 'limit=-1 is below 1', path: () => '/v1/notes?limit=-1', expect: { A: 422, B: 400 } },
-  { rule: 'D2', what: 'a repeated limit (limit=1&limit=2) is malformed', path: () => '/v1/notes?limit=1&limit=2', expect: { A: 400, B: 400 } },
-  { rule: 'D2', what: 'a repeated platform (platform=zoom&platform=meet) is malformed', path: () => '/v1/notes?platform=zoom&platform=meet', expect: { A: 400, B: 400 } },
+  {
+    rule: 'D2',
+    what: 'limit=abc is the wrong type',
+    path: () => '/v1/notes?limit=abc',
+    expect: { A: 400, B: 400 },
+  },
+  {
+    rule: 'D2',
+    what: 'limit=1.5 is not an integer',
+    path: () => '/v1/notes?limit=1.5',
+    expect: { A: 400, B: 400 },
+  },
+  {
+    rule: 'D2, SPEC 8',
+    what: 'limit=0 is below 1',
+    path: () => '/v1/notes?limit=0',
+    expect: { A: 422, B: 400 },
+  },
+  {
+    rule: 'D2, SPEC 8',
+    what: 'limit=101 is above the max 100',
+    path: () => '/v1/notes?limit=101',
+    expect: { A: 422, B: 400 },
+  },
+  {
+    rule: 'D2, SPEC 8',
+    what: 'limit=-1 is below 1',
+    path: () => '/v1/notes?limit=-1',
+    expect: { A: 422, B: 400 },
+  },
+  {
+    rule: 'D2',
+    what: 'a repeated limit (limit=1&limit=2) is malformed',
+    path: () => '/v1/notes?limit=1&limit=2',
+    expect: { A: 400, B: 400 },
+  },
+  {
+    rule: 'D2',
+    what: 'a repeated platform (platform=zoom&platform=meet) is malformed',
+    path: () => '/v1/notes?platform=zoom&platform=meet',
+    expect: { A: 400, B: 400 },
+  },
   {
     rule: 'SPEC 8, D2',
     what: 'limit=100 (the max) is accepted',
@@ -105,15 +144,30 @@ const CASES: Case[] = [
   // ---- platform (SPEC 4.1, D2, D6)
   {
     rule: 'SPEC 4.1, D2, D6',
-    what: 'platform=microphone is in Form A\'s enum and outside Form B\'s',
+    what: "platform=microphone is in Form A's enum and outside Form B's",
     platform: 'microphone',
     path: () => '/v1/notes?platform=microphone',
     expect: { A: { ok: 200, check: listHas }, B: 400 },
   },
-  { rule: 'D2', what: 'platform=skype is outside the enum', path: () => '/v1/notes?platform=skype', expect: { A: 422, B: 400 } },
+  {
+    rule: 'D2',
+    what: 'platform=skype is outside the enum',
+    path: () => '/v1/notes?platform=skype',
+    expect: { A: 422, B: 400 },
+  },
   // ---- cursor (D2, D5)
-  { rule: 'D2, D5', what: 'cursor=abc is malformed', path: () => '/v1/notes?cursor=abc', expect: { A: 400, B: 400 } },
-  { rule: 'D2, D5', what: 'cursor=!!! is malformed', path: () => '/v1/notes?cursor=!!!', expect: { A: 400, B: 400 } },
+  {
+    rule: 'D2, D5',
+    what: 'cursor=abc is malformed',
+    path: () => '/v1/notes?cursor=abc',
+    expect: { A: 400, B: 400 },
+  },
+  {
+    rule: 'D2, D5',
+    what: 'cursor=!!! is malformed',
+    path: () => '/v1/notes?cursor=!!!',
+    expect: { A: 400, B: 400 },
+  },
   {
     rule: 'D2, D5',
     what: 'a base64url cursor that holds no sort key is malformed',
@@ -122,7 +176,7 @@ const CASES: Case[] = [
   },
   {
     rule: 'D2, D5',
-    what: 'a timestamp cursor is Form B\'s format and malformed in Form A',
+    what: "a timestamp cursor is Form B's format and malformed in Form A",
     path: () => `/v1/notes?cursor=${encodeURIComponent('2000-01-01T00:00:00.000Z')}`,
     expect: { A: 400, B: { ok: 200, check: listEmpty } },
   },
@@ -133,7 +187,12 @@ const CASES: Case[] = [
     expect: { A: 400, B: 400 },
   },
   // ---- created_after / created_before (D2, D4, D5)
-  { rule: 'D2, D4', what: 'created_after=yesterday does not parse', path: () => '/v1/notes?created_after=yesterday', expect: { A: 400, B: 400 } },
+  {
+    rule: 'D2, D4',
+    what: 'created_after=yesterday does not parse',
+    path: () => '/v1/notes?created_after=yesterday',
+    expect: { A: 400, B: 400 },
+  },
   {
     rule: 'D2, D4',
     what: 'created_before with month 13 does not parse',
@@ -155,7 +214,8 @@ const CASES: Case[] = [
   {
     rule: 'D2',
     what: 'created_after later than created_before',
-    path: () => `/v1/notes?created_after=${encodeURIComponent('2026-02-01T00:00:00Z')}&created_before=${encodeURIComponent('2026-01-01T00:00:00Z')}`,
+    path: () =>
+      `/v1/notes?created_after=${encodeURIComponent('2026-02-01T00:00:00Z')}&created_before=${encodeURIComponent('2026-01-01T00:00:00Z')}`,
     expect: { A: 422, B: 400 },
   },
   {
@@ -175,7 +235,8 @@ const CASES: Case[] = [
   {
     rule: 'D2',
     what: 'created_after equal to created_before is not "later" and is accepted',
-    path: () => `/v1/notes?created_after=${encodeURIComponent('2000-01-01T00:00:00Z')}&created_before=${encodeURIComponent('2000-01-01T00:00:00Z')}`,
+    path: () =>
+      `/v1/notes?created_after=${encodeURIComponent('2000-01-01T00:00:00Z')}&created_before=${encodeURIComponent('2000-01-01T00:00:00Z')}`,
     expect: { A: { ok: 200, check: listEmpty }, B: { ok: 200, check: listEmpty } },
   },
   // ---- unknown query parameters (D2)
@@ -200,7 +261,12 @@ const CASES: Case[] = [
       expect: { A: 400, B: 400 },
     }),
   ),
-  { rule: 'D2, SPEC 4.2', what: 'GET an unknown well-formed UUID', path: (c) => `/v1/notes/${c.unknownId}`, expect: { A: 404, B: 404 } },
+  {
+    rule: 'D2, SPEC 4.2',
+    what: 'GET an unknown well-formed UUID',
+    path: (c) => `/v1/notes/${c.unknownId}`,
+    expect: { A: 404, B: 404 },
+  },
   // ---- DELETE /v1/notes/:id (SPEC 4.3, D2)
   ...BAD_UUIDS.slice(0, 3).map(
     (bad): Case => ({
@@ -220,7 +286,7 @@ const CASES: Case[] = [
   },
   {
     rule: 'SPEC 4.3, D2',
-    what: 'DELETE the account\'s own note: 204 in Form A, 404 in Form B (no such operation)',
+    what: "DELETE the account's own note: 204 in Form A, 404 in Form B (no such operation)",
     method: 'DELETE',
     path: (c) => `/v1/notes/${c.noteId}`,
     expect: { A: { ok: 204, check: noBody }, B: 404 },
@@ -239,17 +305,48 @@ const CASES: Case[] = [
   { rule: 'D2', what: 'GET /v1/', path: () => '/v1/', expect: { A: 404, B: 404 } },
   { rule: 'D2', what: 'GET /v1/nope', path: () => '/v1/nope', expect: { A: 404, B: 404 } },
   { rule: 'D2', what: 'GET /v1/v1/notes', path: () => '/v1/v1/notes', expect: { A: 404, B: 404 } },
-  { rule: 'D2', what: 'GET /v1/notes/:id/transcript (SPEC 2.1 rule 1)', path: (c) => `/v1/notes/${c.noteId}/transcript`, expect: { A: 404, B: 404 } },
-  { rule: 'D2', what: 'GET /v1/notes/:id/a/b', path: (c) => `/v1/notes/${c.noteId}/a/b`, expect: { A: 404, B: 404 } },
+  {
+    rule: 'D2',
+    what: 'GET /v1/notes/:id/transcript (SPEC 2.1 rule 1)',
+    path: (c) => `/v1/notes/${c.noteId}/transcript`,
+    expect: { A: 404, B: 404 },
+  },
+  {
+    rule: 'D2',
+    what: 'GET /v1/notes/:id/a/b',
+    path: (c) => `/v1/notes/${c.noteId}/a/b`,
+    expect: { A: 404, B: 404 },
+  },
   {
     rule: 'D2',
     what: 'GET /v1/webhooks/:id/deliveries for an unknown endpoint (Form A does not offer it)',
     path: (c) => `/v1/webhooks/${c.unknownId}/deliveries`,
     expect: { A: 404, B: 404 },
   },
-  { rule: 'D2', what: 'POST /v1/notes with a JSON object (no such method)', method: 'POST', path: () => '/v1/notes', body: { json: { title: 'x' } }, expect: { A: 404, B: 404 } },
-  { rule: 'D2', what: 'PUT /v1/notes with a JSON object', method: 'PUT', path: () => '/v1/notes', body: { json: {} }, expect: { A: 404, B: 404 } },
-  { rule: 'D2', what: 'POST /v1/notes/:id with a JSON object', method: 'POST', path: (c) => `/v1/notes/${c.noteId}`, body: { json: {} }, expect: { A: 404, B: 404 } },
+  {
+    rule: 'D2',
+    what: 'POST /v1/notes with a JSON object (no such method)',
+    method: 'POST',
+    path: () => '/v1/notes',
+    body: { json: { title: 'x' } },
+    expect: { A: 404, B: 404 },
+  },
+  {
+    rule: 'D2',
+    what: 'PUT /v1/notes with a JSON object',
+    method: 'PUT',
+    path: () => '/v1/notes',
+    body: { json: {} },
+    expect: { A: 404, B: 404 },
+  },
+  {
+    rule: 'D2',
+    what: 'POST /v1/notes/:id with a JSON object',
+    method: 'POST',
+    path: (c) => `/v1/notes/${c.noteId}`,
+    body: { json: {} },
+    expect: { A: 404, B: 404 },
+  },
   {
     rule: 'D2',
     what: 'PATCH /v1/notes/:id with a JSON object changes nothing',
@@ -307,7 +404,11 @@ describe('SPEC 7, SPEC 8, D2: bad input on the notes endpoints, per form', () =>
     it(`${tc.rule}: ${tc.what} [${tc.variant.name}] -> Form ${tc.variant.form}`, async () => {
       const { variant } = tc;
       const c = await setup(variant.keyForm, tc.platform);
-      const init: Parameters<TestApp['request']>[1] = { method: tc.method ?? 'GET', key: c.key, form: variant.header };
+      const init: Parameters<TestApp['request']>[1] = {
+        method: tc.method ?? 'GET',
+        key: c.key,
+        form: variant.header,
+      };
       if (tc.body && 'json' in tc.body) init.json = tc.body.json;
       if (tc.body && 'raw' in tc.body) {
         init.body = tc.body.raw;
@@ -335,33 +436,47 @@ describe('SPEC 7, SPEC 8, D2: bad input on the notes endpoints, per form', () =>
 });
 
 describe('D2: request ids and repeated deletes', () => {
-  it.each(['A', 'B'] as const)('D2: every response carries its own X-Request-Id (Form %s key)', async (form) => {
-    const c = await setup(form);
-    const responses = [
-      await app.request('/v1/notes', { key: c.key }),
-      await app.request(`/v1/notes/${c.noteId}`, { key: c.key }),
-      await app.request('/v1/notes?limit=abc', { key: c.key }),
-      await app.request(`/v1/notes/${c.unknownId}`, { key: c.key }),
-      await app.request('/v1/nope', { key: c.key }),
-      await app.request('/v1/notes'),
-    ];
-    const ids = responses.map((r) => r.headers.get('x-request-id'));
-    for (const id of ids) expect(id).toMatch(/\S/);
-    expect(new Set(ids).size).toBe(ids.length);
-  });
+  it.each(['A', 'B'] as const)(
+    'D2: every response carries its own X-Request-Id (Form %s key)',
+    async (form) => {
+      const c = await setup(form);
+      const responses = [
+        await app.request('/v1/notes', { key: c.key }),
+        await app.request(`/v1/notes/${c.noteId}`, { key: c.key }),
+        await app.request('/v1/notes?limit=abc', { key: c.key }),
+        await app.request(`/v1/notes/${c.unknownId}`, { key: c.key }),
+        await app.request('/v1/nope', { key: c.key }),
+        await app.request('/v1/notes'),
+      ];
+      const ids = responses.map((r) => r.headers.get('x-request-id'));
+      for (const id of ids) expect(id).toMatch(/\S/);
+      expect(new Set(ids).size).toBe(ids.length);
+    },
+  );
 
   it.each([
     { name: 'Form A key', keyForm: 'A' as const, header: undefined },
     { name: 'Form B key + X-API-Form: a', keyForm: 'B' as const, header: 'a' },
-  ])('SPEC 3.2, SPEC 4.3: a second DELETE of the same note is 404 not_found [$name]', async ({ keyForm, header }) => {
-    const c = await setup(keyForm);
-    const first = await app.request(`/v1/notes/${c.noteId}`, { method: 'DELETE', key: c.key, form: header });
-    expect(first.status).toBe(204);
-    expect(first.text).toBe('');
-    expect(first.headers.get('x-request-id')).toMatch(/\S/);
-    const second = await app.request(`/v1/notes/${c.noteId}`, { method: 'DELETE', key: c.key, form: header });
-    expectError(second, 'A', 404);
-    const get = await app.request(`/v1/notes/${c.noteId}`, { key: c.key, form: header });
-    expectError(get, 'A', 404);
-  });
+  ])(
+    'SPEC 3.2, SPEC 4.3: a second DELETE of the same note is 404 not_found [$name]',
+    async ({ keyForm, header }) => {
+      const c = await setup(keyForm);
+      const first = await app.request(`/v1/notes/${c.noteId}`, {
+        method: 'DELETE',
+        key: c.key,
+        form: header,
+      });
+      expect(first.status).toBe(204);
+      expect(first.text).toBe('');
+      expect(first.headers.get('x-request-id')).toMatch(/\S/);
+      const second = await app.request(`/v1/notes/${c.noteId}`, {
+        method: 'DELETE',
+        key: c.key,
+        form: header,
+      });
+      expectError(second, 'A', 404);
+      const get = await app.request(`/v1/notes/${c.noteId}`, { key: c.key, form: header });
+      expectError(get, 'A', 404);
+    },
+  );
 });

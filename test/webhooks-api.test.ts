@@ -38,7 +38,8 @@ const DNS: Record<string, string[]> = {
 };
 const fakeResolver: Resolver = async (hostname) => {
   const host = hostname.toLowerCase();
-  const answers = DNS[host] ?? (host === 'public.test' || host.endsWith('.public.test') ? [PUBLIC_IP] : undefined);
+  const answers =
+    DNS[host] ?? (host === 'public.test' || host.endsWith('.public.test') ? [PUBLIC_IP] : undefined);
   if (!answers) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
   return answers.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) }));
 };
@@ -73,7 +74,10 @@ beforeAll(async () => {
   strict = await startTestApp({
     services: { webhooks: { ...createServices(parseEnv({}), () => {}, { resolve: fakeResolver }).webhooks } },
   });
-  live = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_DELAYS: '1,2,1' }, worker: true });
+  live = await startTestApp({
+    env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_DELAYS: '1,2,1' },
+    worker: true,
+  });
 });
 
 afterAll(async () => {
@@ -85,7 +89,11 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor<T>(what: string, probe: () => Promise<T | false | null | undefined>, timeoutMs = 30_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | false | null | undefined>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -100,13 +108,24 @@ function expectJson(res: { headers: Headers }) {
 }
 
 /** D2: the error body of the form, with the Form A code. */
-function expectError(res: { status: number; json: any; headers: Headers }, form: Form, status: { A: number; B: number }, code: string) {
+function expectError(
+  res: { status: number; json: any; headers: Headers },
+  form: Form,
+  status: { A: number; B: number },
+  code: string,
+) {
   expectJson(res);
   if (form === 'A') {
-    expect({ status: res.status, body: res.json }).toEqual({ status: status.A, body: { error: { code, message: expect.any(String) } } });
+    expect({ status: res.status, body: res.json }).toEqual({
+      status: status.A,
+      body: { error: { code, message: expect.any(String) } },
+    });
     expect(res.json.error.message).not.toBe('');
   } else {
-    expect({ status: res.status, body: res.json }).toEqual({ status: status.B, body: { error: expect.any(String) } });
+    expect({ status: res.status, body: res.json }).toEqual({
+      status: status.B,
+      body: { error: expect.any(String) },
+    });
     expect(res.json.error).not.toBe('');
   }
 }
@@ -122,50 +141,74 @@ async function list(app: TestApp, key: string, form?: Form) {
 }
 
 describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
-  it.each(FORMS)('SPEC 4.5, D8, D12: Form %s answers 201 with the endpoint and its secret, keys in the SPEC 4.5 order', async (form) => {
-    const { key } = await strict.createAccount({ form });
-    const res = await create(strict, key, { url: 'https://hooks.public.test/meetings', events: ['summary.ready', 'meeting.started'] });
-    expect(res.status).toBe(201);
-    expectJson(res);
-    expect(res.json).toEqual({
-      id: expect.stringMatching(UUID),
-      url: 'https://hooks.public.test/meetings',
-      events: ['summary.ready', 'meeting.started'],
-      secret: expect.stringMatching(SECRET[form]),
-      created_at: expect.stringMatching(TS),
-      active: true,
-    });
-    expect(Object.keys(res.json)).toEqual(CREATED_KEYS[form]);
-  });
+  it.each(FORMS)(
+    'SPEC 4.5, D8, D12: Form %s answers 201 with the endpoint and its secret, keys in the SPEC 4.5 order',
+    async (form) => {
+      const { key } = await strict.createAccount({ form });
+      const res = await create(strict, key, {
+        url: 'https://hooks.public.test/meetings',
+        events: ['summary.ready', 'meeting.started'],
+      });
+      expect(res.status).toBe(201);
+      expectJson(res);
+      expect(res.json).toEqual({
+        id: expect.stringMatching(UUID),
+        url: 'https://hooks.public.test/meetings',
+        events: ['summary.ready', 'meeting.started'],
+        secret: expect.stringMatching(SECRET[form]),
+        created_at: expect.stringMatching(TS),
+        active: true,
+      });
+      expect(Object.keys(res.json)).toEqual(CREATED_KEYS[form]);
+    },
+  );
 
-  it.each(FORMS)('D8: Form %s defaults events to ["meeting.completed"] and removes duplicates keeping order', async (form) => {
-    const { key } = await strict.createAccount({ form });
-    const plain = await create(strict, key, { url: 'https://a.public.test/hook' });
-    expect(plain.status).toBe(201);
-    expect(plain.json.events).toEqual(['meeting.completed']);
-    const dup = await create(strict, key, {
-      url: 'https://b.public.test/hook',
-      events: ['summary.ready', 'meeting.started', 'summary.ready', 'meeting.completed', 'meeting.started', 'meeting.transcribed'],
-    });
-    expect(dup.status).toBe(201);
-    expect(dup.json.events).toEqual(['summary.ready', 'meeting.started', 'meeting.completed', 'meeting.transcribed']);
-    const listed = await list(strict, key);
-    expect(listed.map((e) => e.events)).toEqual([
-      ['summary.ready', 'meeting.started', 'meeting.completed', 'meeting.transcribed'],
-      ['meeting.completed'],
-    ]);
-  });
+  it.each(FORMS)(
+    'D8: Form %s defaults events to ["meeting.completed"] and removes duplicates keeping order',
+    async (form) => {
+      const { key } = await strict.createAccount({ form });
+      const plain = await create(strict, key, { url: 'https://a.public.test/hook' });
+      expect(plain.status).toBe(201);
+      expect(plain.json.events).toEqual(['meeting.completed']);
+      const dup = await create(strict, key, {
+        url: 'https://b.public.test/hook',
+        events: [
+          'summary.ready',
+          'meeting.started',
+          'summary.ready',
+          'meeting.completed',
+          'meeting.started',
+          'meeting.transcribed',
+        ],
+      });
+      expect(dup.status).toBe(201);
+      expect(dup.json.events).toEqual([
+        'summary.ready',
+        'meeting.started',
+        'meeting.completed',
+        'meeting.transcribed',
+      ]);
+      const listed = await list(strict, key);
+      expect(listed.map((e) => e.events)).toEqual([
+        ['summary.ready', 'meeting.started', 'meeting.completed', 'meeting.transcribed'],
+        ['meeting.completed'],
+      ]);
+    },
+  );
 
   it.each([
     ['A', 'B'],
     ['B', 'A'],
-  ] as const)('D1, D12: a Form %s key with X-API-Form: %s creates an endpoint of the request form (secret format, key order)', async (keyForm, requestForm) => {
-    const { key } = await strict.createAccount({ form: keyForm });
-    const res = await create(strict, key, { url: 'https://override.public.test/hook' }, requestForm);
-    expect(res.status).toBe(201);
-    expect(res.json.secret).toMatch(SECRET[requestForm]);
-    expect(Object.keys(res.json)).toEqual(CREATED_KEYS[requestForm]);
-  });
+  ] as const)(
+    'D1, D12: a Form %s key with X-API-Form: %s creates an endpoint of the request form (secret format, key order)',
+    async (keyForm, requestForm) => {
+      const { key } = await strict.createAccount({ form: keyForm });
+      const res = await create(strict, key, { url: 'https://override.public.test/hook' }, requestForm);
+      expect(res.status).toBe(201);
+      expect(res.json.secret).toMatch(SECRET[requestForm]);
+      expect(Object.keys(res.json)).toEqual(CREATED_KEYS[requestForm]);
+    },
+  );
 
   it.each(FORMS)('D12: Form %s secrets are random: two endpoints never share one', async (form) => {
     const { key } = await strict.createAccount({ form });
@@ -177,27 +220,50 @@ describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
     if (form === 'A') expect(Buffer.from(a.json.secret.slice(6), 'base64')).toHaveLength(32);
   });
 
-  it.each(FORMS)('D12: Form %s accepts a name resolving to a public address and a 2048-character url', async (form) => {
-    const { key } = await strict.createAccount({ form });
-    const url = 'https://long.public.test/' + 'a'.repeat(2048 - 'https://long.public.test/'.length);
-    expect(url).toHaveLength(2048);
-    const res = await create(strict, key, { url, events: ['meeting.started'] });
-    expect(res.status).toBe(201);
-    expect(res.json.url).toBe(url);
-    expect((await list(strict, key)).map((e) => e.url)).toEqual([url]);
-  });
+  it.each(FORMS)(
+    'D12: Form %s accepts a name resolving to a public address and a 2048-character url',
+    async (form) => {
+      const { key } = await strict.createAccount({ form });
+      const url = 'https://long.public.test/' + 'a'.repeat(2048 - 'https://long.public.test/'.length);
+      expect(url).toHaveLength(2048);
+      const res = await create(strict, key, { url, events: ['meeting.started'] });
+      expect(res.status).toBe(201);
+      expect(res.json.url).toBe(url);
+      expect((await list(strict, key)).map((e) => e.url)).toEqual([url]);
+    },
+  );
 
   const VALIDATION: [string, unknown, number, string][] = [
     ['missing url', { events: ['meeting.started'] }, 400, 'invalid_request'],
     ['blank url', { url: '   ' }, 400, 'invalid_request'],
     ['url not a string', { url: 42 }, 400, 'invalid_request'],
-    ['events not an array', { url: 'https://x.public.test/hook', events: 'meeting.started' }, 400, 'invalid_request'],
-    ['events with a number', { url: 'https://x.public.test/hook', events: ['meeting.started', 5] }, 400, 'invalid_request'],
+    [
+      'events not an array',
+      { url: 'https://x.public.test/hook', events: 'meeting.started' },
+      400,
+      'invalid_request',
+    ],
+    [
+      'events with a number',
+      { url: 'https://x.public.test/hook', events: ['meeting.started', 5] },
+      400,
+      'invalid_request',
+    ],
     ['empty events', { url: 'https://x.public.test/hook', events: [] }, 422, 'validation_error'],
-    ['an unknown event name', { url: 'https://x.public.test/hook', events: ['meeting.started', 'meeting.ended'] }, 422, 'validation_error'],
+    [
+      'an unknown event name',
+      { url: 'https://x.public.test/hook', events: ['meeting.started', 'meeting.ended'] },
+      422,
+      'validation_error',
+    ],
     ['an http:// url', { url: 'http://x.public.test/hook' }, 422, 'validation_error'],
     ['user info in the url', { url: 'https://user:pass@x.public.test/hook' }, 422, 'validation_error'],
-    ['a 2049-character url', { url: 'https://x.public.test/' + 'a'.repeat(2049 - 'https://x.public.test/'.length) }, 422, 'validation_error'],
+    [
+      'a 2049-character url',
+      { url: 'https://x.public.test/' + 'a'.repeat(2049 - 'https://x.public.test/'.length) },
+      422,
+      'validation_error',
+    ],
     ['a name that does not resolve', { url: 'https://nowhere.test/hook' }, 422, 'validation_error'],
     ['a name resolving to 10.0.0.5', { url: 'https://ten.test/hook' }, 422, 'validation_error'],
     ['a name resolving to 127.0.0.1', { url: 'https://loop.test/hook' }, 422, 'validation_error'],
@@ -205,7 +271,12 @@ describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
     ['a name resolving to ::1', { url: 'https://v6loop.test/hook' }, 422, 'validation_error'],
     ['a name resolving to ::ffff:127.0.0.1', { url: 'https://mapped.test/hook' }, 422, 'validation_error'],
     ['a name resolving to 100.64.0.1', { url: 'https://cgnat.test/hook' }, 422, 'validation_error'],
-    ['a name resolving to one public and one private address', { url: 'https://mixed.test/hook' }, 422, 'validation_error'],
+    [
+      'a name resolving to one public and one private address',
+      { url: 'https://mixed.test/hook' },
+      422,
+      'validation_error',
+    ],
     ['the literal https://127.0.0.1/', { url: 'https://127.0.0.1/hook' }, 422, 'validation_error'],
     ['the literal https://[::1]/', { url: 'https://[::1]/hook' }, 422, 'validation_error'],
     ['decimal loopback https://2130706433/', { url: 'https://2130706433/' }, 422, 'validation_error'],
@@ -214,12 +285,15 @@ describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
   ];
 
   describe.each(FORMS)('Form %s', (form) => {
-    it.each(VALIDATION)('D2, D12: %s is rejected and nothing is created', async (_name, body, statusA, code) => {
-      const { key } = await strict.createAccount({ form });
-      const res = await create(strict, key, body);
-      expectError(res, form, { A: statusA, B: 400 }, code);
-      expect(await list(strict, key)).toEqual([]);
-    });
+    it.each(VALIDATION)(
+      'D2, D12: %s is rejected and nothing is created',
+      async (_name, body, statusA, code) => {
+        const { key } = await strict.createAccount({ form });
+        const res = await create(strict, key, body);
+        expectError(res, form, { A: statusA, B: 400 }, code);
+        expect(await list(strict, key)).toEqual([]);
+      },
+    );
 
     it.each([
       ['a body that is not JSON', 'this is not json'],
@@ -227,7 +301,12 @@ describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
       ['JSON null', 'null'],
     ])('D2: %s is a 400', async (_name, raw) => {
       const { key } = await strict.createAccount({ form });
-      const res = await strict.request('/v1/webhooks', { method: 'POST', key, body: raw, headers: { 'content-type': 'application/json' } });
+      const res = await strict.request('/v1/webhooks', {
+        method: 'POST',
+        key,
+        body: raw,
+        headers: { 'content-type': 'application/json' },
+      });
       expectError(res, form, { A: 400, B: 400 }, 'invalid_request');
       expect(await list(strict, key)).toEqual([]);
     });
@@ -236,9 +315,14 @@ describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
       const { key } = await strict.createAccount({ form });
       const first = await create(strict, key, { url: 'https://dup.public.test/hook' });
       expect(first.status).toBe(201);
-      const again = await create(strict, key, { url: 'https://dup.public.test/hook', events: ['summary.ready'] });
+      const again = await create(strict, key, {
+        url: 'https://dup.public.test/hook',
+        events: ['summary.ready'],
+      });
       expectError(again, form, { A: 409, B: 400 }, 'conflict');
-      expect(await list(strict, key)).toEqual([expect.objectContaining({ id: first.json.id, events: ['meeting.completed'] })]);
+      expect(await list(strict, key)).toEqual([
+        expect.objectContaining({ id: first.json.id, events: ['meeting.completed'] }),
+      ]);
 
       const other = await strict.createAccount({ form });
       expect((await create(strict, other.key, { url: 'https://dup.public.test/hook' })).status).toBe(201);
@@ -263,7 +347,9 @@ describe('endpoint limit under concurrency (D8)', () => {
   it('D8: 30 creations sent at once still leave at most 25 endpoints; the rest are refused with 422', async () => {
     const { key } = await strict.createAccount({ form: 'A' });
     const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => create(strict, key, { url: `https://burst.public.test/hook-${i}` })),
+      Array.from({ length: 30 }, (_, i) =>
+        create(strict, key, { url: `https://burst.public.test/hook-${i}` }),
+      ),
     );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(25);
@@ -273,28 +359,41 @@ describe('endpoint limit under concurrency (D8)', () => {
 });
 
 describe('GET and DELETE /v1/webhooks (SPEC 4.6, 4.7, D8)', () => {
-  it.each(FORMS)('SPEC 4.6, D8: Form %s lists active and inactive endpoints newest first, without secrets', async (form) => {
-    const { key } = await strict.createAccount({ form });
-    const created = [];
-    for (const name of ['first', 'second', 'third']) {
-      const res = await create(strict, key, { url: `https://${name}.public.test/hook`, events: ['meeting.started'] });
-      expect(res.status).toBe(201);
-      created.push(res.json);
-      await sleep(3); // distinct created_at, so "newest first" is one order
-    }
-    await deactivateEndpoint(strict.db, created[1].id);
+  it.each(FORMS)(
+    'SPEC 4.6, D8: Form %s lists active and inactive endpoints newest first, without secrets',
+    async (form) => {
+      const { key } = await strict.createAccount({ form });
+      const created = [];
+      for (const name of ['first', 'second', 'third']) {
+        const res = await create(strict, key, {
+          url: `https://${name}.public.test/hook`,
+          events: ['meeting.started'],
+        });
+        expect(res.status).toBe(201);
+        created.push(res.json);
+        await sleep(3); // distinct created_at, so "newest first" is one order
+      }
+      await deactivateEndpoint(strict.db, created[1].id);
 
-    const res = await strict.request('/v1/webhooks', { key });
-    expect(res.status).toBe(200);
-    expectJson(res);
-    const withoutSecret = (e: any, active: boolean) => {
-      const { secret: _secret, ...rest } = e;
-      return { ...rest, active };
-    };
-    expect(res.json).toEqual({ data: [withoutSecret(created[2], true), withoutSecret(created[1], false), withoutSecret(created[0], true)] });
-    for (const item of res.json.data) expect(Object.keys(item).sort()).toEqual(['active', 'created_at', 'events', 'id', 'url']);
-    expect(res.text).not.toContain(created[0].secret);
-  });
+      const res = await strict.request('/v1/webhooks', { key });
+      expect(res.status).toBe(200);
+      expectJson(res);
+      const withoutSecret = (e: any, active: boolean) => {
+        const { secret: _secret, ...rest } = e;
+        return { ...rest, active };
+      };
+      expect(res.json).toEqual({
+        data: [
+          withoutSecret(created[2], true),
+          withoutSecret(created[1], false),
+          withoutSecret(created[0], true),
+        ],
+      });
+      for (const item of res.json.data)
+        expect(Object.keys(item).sort()).toEqual(['active', 'created_at', 'events', 'id', 'url']);
+      expect(res.text).not.toContain(created[0].secret);
+    },
+  );
 
   it.each(FORMS)('SPEC 4.6: Form %s lists an empty account as {"data":[]}', async (form) => {
     const { key } = await strict.createAccount({ form });
@@ -334,14 +433,20 @@ describe('GET and DELETE /v1/webhooks (SPEC 4.6, 4.7, D8)', () => {
     expectError(res, form, { A: 400, B: 400 }, 'invalid_request');
   });
 
-  it('SPEC 5.2, D2: another account\'s endpoint is 404 to DELETE (both forms) and to GET deliveries, and nothing changes', async () => {
+  it("SPEC 5.2, D2: another account's endpoint is 404 to DELETE (both forms) and to GET deliveries, and nothing changes", async () => {
     const owner = await strict.createAccount({ form: 'B' });
     const endpoint = (await create(strict, owner.key, { url: 'https://owned.public.test/hook' })).json;
     for (const form of FORMS) {
       const stranger = await strict.createAccount({ form });
-      const del = await strict.request(`/v1/webhooks/${endpoint.id}`, { method: 'DELETE', key: stranger.key });
+      const del = await strict.request(`/v1/webhooks/${endpoint.id}`, {
+        method: 'DELETE',
+        key: stranger.key,
+      });
       expectError(del, form, { A: 404, B: 404 }, 'not_found');
-      const log = await strict.request(`/v1/webhooks/${endpoint.id}/deliveries`, { key: stranger.key, form: 'B' });
+      const log = await strict.request(`/v1/webhooks/${endpoint.id}/deliveries`, {
+        key: stranger.key,
+        form: 'B',
+      });
       expectError(log, 'B', { A: 404, B: 404 }, 'not_found');
       expect(await list(strict, stranger.key)).toEqual([]);
     }
@@ -361,7 +466,10 @@ describe('GET /v1/webhooks/:id/deliveries (SPEC 4.8, D13)', () => {
     expectError(res, 'A', { A: 404, B: 404 }, 'not_found');
     const b = await strict.createAccount({ form: 'B' });
     const endpointB = (await create(strict, b.key, { url: 'https://b.public.test/hook' })).json;
-    const overridden = await strict.request(`/v1/webhooks/${endpointB.id}/deliveries`, { key: b.key, form: 'A' });
+    const overridden = await strict.request(`/v1/webhooks/${endpointB.id}/deliveries`, {
+      key: b.key,
+      form: 'A',
+    });
     expectError(overridden, 'A', { A: 404, B: 404 }, 'not_found');
   });
 
@@ -369,14 +477,20 @@ describe('GET /v1/webhooks/:id/deliveries (SPEC 4.8, D13)', () => {
     const { key } = await live.createAccount({ form: 'B' });
     const path = `/log-${Date.now()}`;
     failFirst.add(path); // the first request fails, so one delivery has a second attempt
-    const created = await create(live, key, { url: receiverUrl + path, events: ['meeting.started', 'meeting.transcribed'] });
+    const created = await create(live, key, {
+      url: receiverUrl + path,
+      events: ['meeting.started', 'meeting.transcribed'],
+    });
     expect(created.status).toBe(201);
     const endpointId = created.json.id as string;
     const meetingIds: string[] = [];
     for (let i = 0; i < 13; i++) meetingIds.push(await live.recordNote(key, { title: `Meeting ${i}` }));
     // 26 deliveries, one of them attempted twice.
     await waitFor('27 attempts', async () => {
-      const [row] = await live.db.select({ n: count() }).from(deliveryAttempts).where(eq(deliveryAttempts.endpointId, endpointId));
+      const [row] = await live.db
+        .select({ n: count() })
+        .from(deliveryAttempts)
+        .where(eq(deliveryAttempts.endpointId, endpointId));
       return (row?.n ?? 0) >= 27;
     });
 
@@ -391,7 +505,18 @@ describe('GET /v1/webhooks/:id/deliveries (SPEC 4.8, D13)', () => {
 
     for (const item of items) {
       expect(Object.keys(item).sort()).toEqual(
-        ['attempt', 'created_at', 'delivery_id', 'duration_ms', 'error', 'event', 'id', 'payload', 'status_code', 'success'].sort(),
+        [
+          'attempt',
+          'created_at',
+          'delivery_id',
+          'duration_ms',
+          'error',
+          'event',
+          'id',
+          'payload',
+          'status_code',
+          'success',
+        ].sort(),
       );
       expect(item).toEqual({
         id: expect.stringMatching(UUID),
@@ -415,11 +540,9 @@ describe('GET /v1/webhooks/:id/deliveries (SPEC 4.8, D13)', () => {
     }
     expect(new Set(items.map((i) => i.id)).size).toBe(27);
     expect(new Set(items.map((i) => i.delivery_id)).size).toBe(26);
-    expect(items.map((i) => `${i.attempt}:${i.status_code}:${i.success}`).sort()).toEqual([
-      ...Array.from({ length: 25 }, () => '1:200:true'),
-      '1:500:false',
-      '2:200:true',
-    ].sort());
+    expect(items.map((i) => `${i.attempt}:${i.status_code}:${i.success}`).sort()).toEqual(
+      [...Array.from({ length: 25 }, () => '1:200:true'), '1:500:false', '2:200:true'].sort(),
+    );
     const retried = items.filter((i) => i.attempt === 2)[0];
     const firstTry = items.find((i) => i.delivery_id === retried.delivery_id && i.attempt === 1);
     expect(items.indexOf(retried)).toBeLessThan(items.indexOf(firstTry)); // newest first
@@ -428,9 +551,12 @@ describe('GET /v1/webhooks/:id/deliveries (SPEC 4.8, D13)', () => {
     const times = items.map((i) => Date.parse(i.created_at));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     // Both events of every meeting are there.
-    expect(items.filter((i) => i.attempt === 1).map((i) => `${i.payload.data.id}/${i.event}`).sort()).toEqual(
-      meetingIds.flatMap((id) => [`${id}/meeting.started`, `${id}/meeting.transcribed`]).sort(),
-    );
+    expect(
+      items
+        .filter((i) => i.attempt === 1)
+        .map((i) => `${i.payload.data.id}/${i.event}`)
+        .sort(),
+    ).toEqual(meetingIds.flatMap((id) => [`${id}/meeting.started`, `${id}/meeting.transcribed`]).sort());
 
     // Default page size 25.
     const first = await live.request(`/v1/webhooks/${endpointId}/deliveries`, { key });
@@ -438,7 +564,10 @@ describe('GET /v1/webhooks/:id/deliveries (SPEC 4.8, D13)', () => {
     expect(first.json.data).toEqual(items.slice(0, 25));
     expect(first.json.has_more).toBe(true);
     expect(first.json.next_cursor).toEqual(expect.any(String));
-    const second = await live.request(`/v1/webhooks/${endpointId}/deliveries?cursor=${encodeURIComponent(first.json.next_cursor)}`, { key });
+    const second = await live.request(
+      `/v1/webhooks/${endpointId}/deliveries?cursor=${encodeURIComponent(first.json.next_cursor)}`,
+      { key },
+    );
     expect(second.status).toBe(200);
     expect(second.json).toEqual({ data: items.slice(25), next_cursor: null, has_more: false });
 
@@ -466,7 +595,15 @@ describe('GET /v1/webhooks/:id/deliveries (SPEC 4.8, D13)', () => {
     const { key } = await live.createAccount({ form: 'B' });
     const endpoint = (await create(live, key, { url: `${receiverUrl}/empty-log` })).json;
     const base = `/v1/webhooks/${endpoint.id}/deliveries`;
-    for (const query of ['limit=101', 'limit=0', 'limit=-1', 'limit=abc', 'limit=2.5', 'cursor=%25%25%25', 'cursor=bm90LWEtY3Vyc29y']) {
+    for (const query of [
+      'limit=101',
+      'limit=0',
+      'limit=-1',
+      'limit=abc',
+      'limit=2.5',
+      'cursor=%25%25%25',
+      'cursor=bm90LWEtY3Vyc29y',
+    ]) {
       const res = await live.request(`${base}?${query}`, { key });
       expect({ query, status: res.status }).toEqual({ query, status: 400 });
       expectError(res, 'B', { A: 400, B: 400 }, 'invalid_request');
@@ -475,7 +612,9 @@ describe('GET /v1/webhooks/:id/deliveries (SPEC 4.8, D13)', () => {
       const res = await live.request(`${base}?${query}`, { key });
       expect(res.json).toEqual({ data: [], next_cursor: null, has_more: false });
     }
-    const unknown = await live.request('/v1/webhooks/00000000-0000-4000-8000-000000000000/deliveries', { key });
+    const unknown = await live.request('/v1/webhooks/00000000-0000-4000-8000-000000000000/deliveries', {
+      key,
+    });
     expectError(unknown, 'B', { A: 404, B: 404 }, 'not_found');
     const malformedId = await live.request('/v1/webhooks/nope/deliveries', { key });
     expectError(malformedId, 'B', { A: 400, B: 400 }, 'invalid_request');

@@ -53,7 +53,12 @@ class Receiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const r: Received = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const r: Received = {
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        };
         this.received.push(r);
         const reply = this.rules.get(r.path)?.(this.at(r.path).length) ?? {};
         const answer = () => {
@@ -100,11 +105,18 @@ interface Mail {
 }
 
 function decodeHeader(value: string): string {
-  return value.replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g, (_m, _charset, enc: string, text: string) =>
-    enc.toUpperCase() === 'B'
-      ? Buffer.from(text, 'base64').toString('utf8')
-      : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8'),
-  ).replace(/\?=\s+=\?/g, '');
+  return value
+    .replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g, (_m, _charset, enc: string, text: string) =>
+      enc.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : Buffer.from(
+            text
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-Fa-f]{2})/g, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+            'latin1',
+          ).toString('utf8'),
+    )
+    .replace(/\?=\s+=\?/g, '');
 }
 
 async function startSmtp(): Promise<{ server: SMTPServer; port: number; mails: Mail[] }> {
@@ -135,7 +147,11 @@ async function startSmtp(): Promise<{ server: SMTPServer; port: number; mails: M
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor<T>(what: string, probe: () => T | false | null | undefined | Promise<T | false | null | undefined>, timeoutMs = 30_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => T | false | null | undefined | Promise<T | false | null | undefined>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -151,7 +167,8 @@ function parseSignature(header: string | string[] | undefined): { t: number; v1:
   return { t: Number(m[1]), v1: m[2]! };
 }
 
-const hmac = (secret: string, t: number, body: string) => createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+const hmac = (secret: string, t: number, body: string) =>
+  createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
 
 let receiver: Receiver;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
@@ -183,12 +200,28 @@ afterAll(async () => {
 });
 
 async function createEndpoint(a: TestApp, key: string, url: string, eventNames?: string[], form?: 'A' | 'B') {
-  const res = await a.request('/v1/webhooks', { method: 'POST', key, ...(form && { form }), json: { url, ...(eventNames && { events: eventNames }) } });
+  const res = await a.request('/v1/webhooks', {
+    method: 'POST',
+    key,
+    ...(form && { form }),
+    json: { url, ...(eventNames && { events: eventNames }) },
+  });
   if (res.status !== 201) throw new Error(`create endpoint: ${res.status} ${res.text}`);
-  return res.json as { id: string; url: string; events: string[]; secret: string; active: boolean; created_at: string };
+  return res.json as {
+    id: string;
+    url: string;
+    events: string[];
+    secret: string;
+    active: boolean;
+    created_at: string;
+  };
 }
 
-async function startMeeting(a: TestApp, key: string, json: Record<string, unknown> = { title: 'Weekly sync', platform: 'zoom' }) {
+async function startMeeting(
+  a: TestApp,
+  key: string,
+  json: Record<string, unknown> = { title: 'Weekly sync', platform: 'zoom' },
+) {
   const res = await a.request('/api/recorder/meetings', { method: 'POST', key, json });
   if (res.status !== 201) throw new Error(`create meeting: ${res.status} ${res.text}`);
   return res.json.id as string;
@@ -198,7 +231,11 @@ async function storeTranscript(a: TestApp, key: string, id: string, json: Record
   const res = await a.request(`/api/recorder/meetings/${id}/transcript`, {
     method: 'POST',
     key,
-    json: { segments: [{ speaker: 'Ana', content: 'Hello.', start_time: 0, end_time: 1 }], generate_summary: false, ...json },
+    json: {
+      segments: [{ speaker: 'Ana', content: 'Hello.', start_time: 0, end_time: 1 }],
+      generate_summary: false,
+      ...json,
+    },
   });
   if (res.status !== 200) throw new Error(`store transcript: ${res.status} ${res.text}`);
 }
@@ -208,13 +245,19 @@ async function deliveryRows(a: TestApp, endpointId: string) {
 }
 
 async function attemptCount(a: TestApp, endpointId: string): Promise<number> {
-  const [row] = await a.db.select({ n: count() }).from(deliveryAttempts).where(eq(deliveryAttempts.endpointId, endpointId));
+  const [row] = await a.db
+    .select({ n: count() })
+    .from(deliveryAttempts)
+    .where(eq(deliveryAttempts.endpointId, endpointId));
   return row?.n ?? 0;
 }
 
 /** All deliveries of these endpoints are settled (none pending). */
 async function settled(a: TestApp, endpointIds: string[]): Promise<boolean> {
-  const rows = await a.db.select({ status: deliveries.status }).from(deliveries).where(inArray(deliveries.endpointId, endpointIds));
+  const rows = await a.db
+    .select({ status: deliveries.status })
+    .from(deliveries)
+    .where(inArray(deliveries.endpointId, endpointIds));
   return rows.every((r) => r.status !== 'pending');
 }
 
@@ -231,16 +274,29 @@ describe('payloads (SPEC 6.1, 6.2, D9)', () => {
     const completed = receiver.path('completed');
     const started = receiver.path('started');
     const summary = receiver.path('summary');
-    const eAll = await createEndpoint(app, key, all.url, ['meeting.started', 'meeting.transcribed', 'meeting.completed', 'summary.ready']);
+    const eAll = await createEndpoint(app, key, all.url, [
+      'meeting.started',
+      'meeting.transcribed',
+      'meeting.completed',
+      'summary.ready',
+    ]);
     const eCompleted = await createEndpoint(app, key, completed.url, ['meeting.completed']);
     const eStarted = await createEndpoint(app, key, started.url, ['meeting.started']);
     const eSummary = await createEndpoint(app, key, summary.url, ['summary.ready']);
     const endpointIds = [eAll.id, eCompleted.id, eStarted.id, eSummary.id];
-    const secrets = new Map([all, completed, started, summary].map((p, i) => [p.path, [eAll, eCompleted, eStarted, eSummary][i]!.secret]));
+    const secrets = new Map(
+      [all, completed, started, summary].map((p, i) => [
+        p.path,
+        [eAll, eCompleted, eStarted, eSummary][i]!.secret,
+      ]),
+    );
 
     const startedAt = '2026-11-01T09:00:00.000Z';
     const id = await startMeeting(app, key, { title: null, platform: 'microphone', started_at: startedAt });
-    await waitFor('meeting.started deliveries', () => receiver.at(all.path).length === 1 && receiver.at(started.path).length === 1);
+    await waitFor(
+      'meeting.started deliveries',
+      () => receiver.at(all.path).length === 1 && receiver.at(started.path).length === 1,
+    );
 
     await storeTranscript(app, key, id, {
       ended_at: '2026-11-01T09:30:00.000Z',
@@ -250,7 +306,10 @@ describe('payloads (SPEC 6.1, 6.2, D9)', () => {
         { speaker: 'Ben', content: 'Yes, the release is on track.', start_time: 2.5 },
       ],
     });
-    await waitFor('meeting.transcribed deliveries', () => receiver.at(all.path).length === 2 && receiver.at(completed.path).length === 1);
+    await waitFor(
+      'meeting.transcribed deliveries',
+      () => receiver.at(all.path).length === 2 && receiver.at(completed.path).length === 1,
+    );
 
     const summaryObject = {
       context: 'Release planning.',
@@ -261,20 +320,43 @@ describe('payloads (SPEC 6.1, 6.2, D9)', () => {
       budget_mentioned: null,
       sentiment: 'positive',
     };
-    const stored = await app.request(`/api/recorder/meetings/${id}/summary`, { method: 'POST', key, json: { summary: summaryObject } });
+    const stored = await app.request(`/api/recorder/meetings/${id}/summary`, {
+      method: 'POST',
+      key,
+      json: { summary: summaryObject },
+    });
     expect(stored.status).toBe(200);
-    await waitFor('summary.ready deliveries', () => receiver.at(all.path).length === 3 && receiver.at(summary.path).length === 1);
+    await waitFor(
+      'summary.ready deliveries',
+      () => receiver.at(all.path).length === 3 && receiver.at(summary.path).length === 1,
+    );
     await waitFor('all deliveries settled', () => settled(app, endpointIds));
 
     const transcript = [
       { sequence: 1, speaker: 'Ana', content: 'Shall we start?', start_time: 0, end_time: 2.5 },
-      { sequence: 2, speaker: 'Ben', content: 'Yes, the release is on track.', start_time: 2.5, end_time: null },
+      {
+        sequence: 2,
+        speaker: 'Ben',
+        content: 'Yes, the release is on track.',
+        start_time: 2.5,
+        end_time: null,
+      },
     ];
     const base = { id, title: null, platform: 'microphone', started_at: startedAt };
     const startedData = { ...base, duration_seconds: null, ended_at: null, transcript: [], summary: null };
-    const transcribedData = { ...base, duration_seconds: 1800, ended_at: '2026-11-01T09:30:00.000Z', transcript, summary: null };
+    const transcribedData = {
+      ...base,
+      duration_seconds: 1800,
+      ended_at: '2026-11-01T09:30:00.000Z',
+      transcript,
+      summary: null,
+    };
     const summaryData = { ...transcribedData, summary: summaryObject };
-    const envelope = (event: string, data: unknown) => ({ event, created_at: expect.stringMatching(TS), data });
+    const envelope = (event: string, data: unknown) => ({
+      event,
+      created_at: expect.stringMatching(TS),
+      data,
+    });
 
     const bodies = (path: string) => receiver.at(path).map((r) => JSON.parse(r.body));
     expect(bodies(all.path)).toEqual([
@@ -286,7 +368,11 @@ describe('payloads (SPEC 6.1, 6.2, D9)', () => {
     expect(bodies(completed.path)).toEqual([envelope('meeting.completed', transcribedData)]);
     expect(bodies(summary.path)).toEqual([envelope('summary.ready', summaryData)]);
     // Nothing more was queued than what arrived: one delivery per (endpoint, moment).
-    expect((await deliveryRows(app, eAll.id)).map((d) => d.event).sort()).toEqual(['meeting.started', 'meeting.transcribed', 'summary.ready']);
+    expect((await deliveryRows(app, eAll.id)).map((d) => d.event).sort()).toEqual([
+      'meeting.started',
+      'meeting.transcribed',
+      'summary.ready',
+    ]);
     expect((await deliveryRows(app, eCompleted.id)).map((d) => d.event)).toEqual(['meeting.completed']);
     expect((await deliveryRows(app, eStarted.id)).map((d) => d.event)).toEqual(['meeting.started']);
     expect((await deliveryRows(app, eSummary.id)).map((d) => d.event)).toEqual(['summary.ready']);
@@ -297,7 +383,16 @@ describe('payloads (SPEC 6.1, 6.2, D9)', () => {
       expect(r.body).toBe(JSON.stringify(parsed));
       expect(r.body).not.toMatch(/":\s|,\s"/);
       expect(Object.keys(parsed)).toEqual(['event', 'created_at', 'data']);
-      expect(Object.keys(parsed.data)).toEqual(['id', 'title', 'platform', 'duration_seconds', 'started_at', 'ended_at', 'transcript', 'summary']);
+      expect(Object.keys(parsed.data)).toEqual([
+        'id',
+        'title',
+        'platform',
+        'duration_seconds',
+        'started_at',
+        'ended_at',
+        'transcript',
+        'summary',
+      ]);
       expect(r.headers['x-service-event']).toBe(parsed.event);
       // The raw body is exactly what the signature signs.
       const { t, v1 } = parseSignature(r.headers['x-service-signature']);
@@ -329,7 +424,10 @@ describe('signing and headers (SPEC 6.3, 6.4, D10)', () => {
     expect(endpointA.secret).toMatch(/^whsec_/);
     expect(endpointB.secret).toMatch(/^[0-9a-f]{64}$/);
     const id = await startMeeting(app, key);
-    await waitFor('both deliveries', () => receiver.at(a.path).length === 1 && receiver.at(b.path).length === 1);
+    await waitFor(
+      'both deliveries',
+      () => receiver.at(a.path).length === 1 && receiver.at(b.path).length === 1,
+    );
 
     for (const [path, endpoint, other] of [
       [a.path, endpointA, endpointB],
@@ -399,7 +497,10 @@ describe('retries (SPEC 6.5, D11)', () => {
   it('D11, D13: a 3xx redirect is a failed attempt (logged with its status code) and the redirect target is never called', async () => {
     const { key } = await app.createAccount({ form: 'B' });
     const redirectTarget = receiver.path('redirect-target');
-    const source = receiver.path('redirect', () => ({ status: 302, headers: { location: redirectTarget.url } }));
+    const source = receiver.path('redirect', () => ({
+      status: 302,
+      headers: { location: redirectTarget.url },
+    }));
     const endpoint = await createEndpoint(app, key, source.url, ['meeting.started']);
     await startMeeting(app, key);
     await waitFor('two attempts', async () => (await attemptCount(app, endpoint.id)) >= 2);
@@ -439,7 +540,14 @@ describe('deactivation (SPEC 3.1, D11, D21)', () => {
     const laterEventId = randomUUID();
     const laterDeliveryId = randomUUID();
     const now = new Date();
-    await app.db.insert(events).values({ id: laterEventId, accountId: account.id, type: 'meeting.started', data: {}, createdAt: now, fannedOutAt: now });
+    await app.db.insert(events).values({
+      id: laterEventId,
+      accountId: account.id,
+      type: 'meeting.started',
+      data: {},
+      createdAt: now,
+      fannedOutAt: now,
+    });
     await app.db.insert(deliveries).values({
       id: laterDeliveryId,
       endpointId: endpoint.id,
@@ -461,13 +569,24 @@ describe('deactivation (SPEC 3.1, D11, D21)', () => {
     await sleep(2500);
 
     const listed = await app.request('/v1/webhooks', { key });
-    expect(listed.json.data).toEqual([{ id: endpoint.id, url: target.url, events: endpoint.events, created_at: endpoint.created_at, active: false }]);
+    expect(listed.json.data).toEqual([
+      {
+        id: endpoint.id,
+        url: target.url,
+        events: endpoint.events,
+        created_at: endpoint.created_at,
+        active: false,
+      },
+    ]);
     expect(receiver.at(target.path)).toHaveLength(4);
     const rows = await deliveryRows(app, endpoint.id);
     const failed = rows.find((d) => d.id !== laterDeliveryId)!;
     expect(failed).toMatchObject({ event: 'meeting.started', status: 'failed', attemptsMade: 4 });
     expect(JSON.parse(failed.payload).data.id).toBe(meetingId);
-    expect(rows.find((d) => d.id === laterDeliveryId)).toMatchObject({ status: 'cancelled', attemptsMade: 1 });
+    expect(rows.find((d) => d.id === laterDeliveryId)).toMatchObject({
+      status: 'cancelled',
+      attemptsMade: 1,
+    });
     expect(await attemptCount(app, endpoint.id)).toBe(4);
 
     const mails = smtp.mails.filter((m) => m.to.includes(account.email));
@@ -493,14 +612,20 @@ describe('deactivation (SPEC 3.1, D11, D21)', () => {
     const reenabled = await reenableEndpointOrThrow(app.db, account.id, endpoint.id);
     expect(reenabled.active).toBe(true);
     const next = await startMeeting(app, key);
-    await waitFor('the new event', () => receiver.at(target.path).some((r) => JSON.parse(r.body).data.id === next));
+    await waitFor('the new event', () =>
+      receiver.at(target.path).some((r) => JSON.parse(r.body).data.id === next),
+    );
     await waitFor('settled', () => settled(app, [endpoint.id]));
-    expect(receiver.at(target.path).map((r) => [JSON.parse(r.body).event, JSON.parse(r.body).data.id])).toEqual([
+    expect(
+      receiver.at(target.path).map((r) => [JSON.parse(r.body).event, JSON.parse(r.body).data.id]),
+    ).toEqual([
       ...Array.from({ length: 4 }, () => ['meeting.started', meetingId]),
       ['meeting.started', next],
     ]);
     expect(await app.db.select().from(deliveries).where(eq(deliveries.eventId, transcribed!.id))).toEqual([]);
-    expect((await deliveryRows(app, endpoint.id)).find((d) => d.id === laterDeliveryId)).toMatchObject({ status: 'cancelled' });
+    expect((await deliveryRows(app, endpoint.id)).find((d) => d.id === laterDeliveryId)).toMatchObject({
+      status: 'cancelled',
+    });
     expect(smtp.mails.filter((m) => m.to.includes(account.email))).toHaveLength(1);
   });
 });
@@ -533,7 +658,8 @@ describe('URL check at delivery time (D12)', () => {
     const lookups: string[] = [];
     const resolve: Resolver = async (hostname) => {
       lookups.push(hostname);
-      if (hostname !== 'rebind.test') throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+      if (hostname !== 'rebind.test')
+        throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
       return [{ address: rebound ? '127.0.0.1' : '93.184.216.34', family: 4 }];
     };
     let connections = 0;
@@ -551,7 +677,9 @@ describe('URL check at delivery time (D12)', () => {
     });
     try {
       const { key } = await strict.createAccount({ form: 'B' });
-      const endpoint = await createEndpoint(strict, key, `https://rebind.test:${port}/hook`, ['meeting.started']);
+      const endpoint = await createEndpoint(strict, key, `https://rebind.test:${port}/hook`, [
+        'meeting.started',
+      ]);
       expect(lookups).toContain('rebind.test');
       rebound = true;
       await startMeeting(strict, key);
@@ -571,10 +699,17 @@ describe('URL check at delivery time (D12)', () => {
 });
 
 describe('concurrent and dying dispatchers (D11, D20)', () => {
-  async function insertPending(a: TestApp, accountId: string, endpointId: string, n: number): Promise<string[]> {
+  async function insertPending(
+    a: TestApp,
+    accountId: string,
+    endpointId: string,
+    n: number,
+  ): Promise<string[]> {
     const eventId = randomUUID();
     const at = new Date(Date.now() - 1000);
-    await a.db.insert(events).values({ id: eventId, accountId, type: 'meeting.started', data: {}, createdAt: at, fannedOutAt: at });
+    await a.db
+      .insert(events)
+      .values({ id: eventId, accountId, type: 'meeting.started', data: {}, createdAt: at, fannedOutAt: at });
     const ids = Array.from({ length: n }, () => randomUUID());
     for (let i = 0; i < n; i += 250) {
       await a.db.insert(deliveries).values(
@@ -583,7 +718,11 @@ describe('concurrent and dying dispatchers (D11, D20)', () => {
           endpointId,
           eventId,
           event: 'meeting.started' as const,
-          payload: JSON.stringify({ event: 'meeting.started', created_at: at.toISOString(), data: { n: i + j } }),
+          payload: JSON.stringify({
+            event: 'meeting.started',
+            created_at: at.toISOString(),
+            data: { n: i + j },
+          }),
           nextAttemptAt: at,
           createdAt: at,
         })),
@@ -598,13 +737,19 @@ describe('concurrent and dying dispatchers (D11, D20)', () => {
     const endpoint = await createEndpoint(quiet, key, target.url, ['meeting.started']);
     const ids = await insertPending(quiet, account.id, endpoint.id, 1000);
 
-    const runs = await Promise.all(Array.from({ length: 4 }, () => runDueWork(quiet.db, quiet.services, { budgetMs: 60_000 })));
+    const runs = await Promise.all(
+      Array.from({ length: 4 }, () => runDueWork(quiet.db, quiet.services, { budgetMs: 60_000 })),
+    );
     expect(runs.reduce((sum, r) => sum + r.deliveries_succeeded, 0)).toBe(1000);
 
     const got = receiver.at(target.path);
     expect(got).toHaveLength(1000);
     const perDelivery = new Map<string, number>();
-    for (const r of got) perDelivery.set(String(r.headers['x-service-delivery']), (perDelivery.get(String(r.headers['x-service-delivery'])) ?? 0) + 1);
+    for (const r of got)
+      perDelivery.set(
+        String(r.headers['x-service-delivery']),
+        (perDelivery.get(String(r.headers['x-service-delivery'])) ?? 0) + 1,
+      );
     expect([...perDelivery.keys()].sort()).toEqual([...ids].sort());
     expect([...perDelivery.values()].every((n) => n === 1)).toBe(true);
 
@@ -633,10 +778,15 @@ describe('concurrent and dying dispatchers (D11, D20)', () => {
     const during = await runDueWork(quiet.db, quiet.services, { budgetMs: 5_000 });
     expect(during.deliveries_succeeded).toBe(0);
     expect(receiver.at(target.path)).toEqual([]);
-    expect((await deliveryRows(quiet, endpoint.id)).every((d) => d.status === 'pending' && d.attemptsMade === 0)).toBe(true);
+    expect(
+      (await deliveryRows(quiet, endpoint.id)).every((d) => d.status === 'pending' && d.attemptsMade === 0),
+    ).toBe(true);
 
     // The lease runs out.
-    await quiet.db.update(deliveries).set({ lockedUntil: new Date(Date.now() - 1000) }).where(inArray(deliveries.id, ids));
+    await quiet.db
+      .update(deliveries)
+      .set({ lockedUntil: new Date(Date.now() - 1000) })
+      .where(inArray(deliveries.id, ids));
     const after = await Promise.all([
       runDueWork(quiet.db, quiet.services, { budgetMs: 10_000 }),
       runDueWork(quiet.db, quiet.services, { budgetMs: 10_000 }),

@@ -18,7 +18,10 @@ export default function DocsPage() {
             Meeting Notes
           </Link>
           <nav aria-label="Docs" className="ml-auto flex gap-1 text-sm">
-            <Link href="/keys" className="rounded-md px-3 py-1.5 font-medium text-zinc-600 hover:bg-zinc-50 hover:text-zinc-900">
+            <Link
+              href="/keys"
+              className="rounded-md px-3 py-1.5 font-medium text-zinc-600 hover:bg-zinc-50 hover:text-zinc-900"
+            >
               ← API keys
             </Link>
           </nav>

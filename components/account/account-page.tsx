@@ -20,7 +20,10 @@ export function AccountPage() {
 
   return (
     <div className="space-y-6">
-      <PageHeader title="Account" description="Your plan, API access and usage, the emails we have sent you, and your sessions." />
+      <PageHeader
+        title="Account"
+        description="Your plan, API access and usage, the emails we have sent you, and your sessions."
+      />
       {welcome ? <WelcomeBanner earlyAccess={account.data?.earlyAccess} /> : null}
 
       {account.isPending ? (
@@ -44,13 +47,22 @@ export function AccountPage() {
                 <Row term="Name">{account.data.name ?? <span className="text-zinc-500">not set</span>}</Row>
                 <Row term="Plan">{PLAN_NAMES[account.data.plan] ?? account.data.plan}</Row>
                 <Row term="API access">
-                  <span data-testid="early-access-status" data-early-access={account.data.earlyAccess ? 'yes' : 'no'}>
-                    {account.data.earlyAccess ? <Badge color="green">Early access</Badge> : <Badge color="amber">No early access</Badge>}
+                  <span
+                    data-testid="early-access-status"
+                    data-early-access={account.data.earlyAccess ? 'yes' : 'no'}
+                  >
+                    {account.data.earlyAccess ? (
+                      <Badge color="green">Early access</Badge>
+                    ) : (
+                      <Badge color="amber">No early access</Badge>
+                    )}
                   </span>
                 </Row>
               </dl>
               {account.data.earlyAccess ? null : (
-                <p className="mt-4 text-sm text-zinc-600">API access is limited to early-access accounts; /v1 answers 403 until then.</p>
+                <p className="mt-4 text-sm text-zinc-600">
+                  API access is limited to early-access accounts; /v1 answers 403 until then.
+                </p>
               )}
             </Card>
 
@@ -65,7 +77,8 @@ export function AccountPage() {
           <Card>
             <h2 className="text-base font-semibold">Email notifications</h2>
             <p className="mt-1 mb-4 text-sm text-zinc-600">
-              Every email we send you is kept here, also when no SMTP server is configured (transport “log”). The 20 most recent are shown.
+              Every email we send you is kept here, also when no SMTP server is configured (transport “log”).
+              The 20 most recent are shown.
             </p>
             <EmailList emails={account.data.emails} />
           </Card>

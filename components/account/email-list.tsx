@@ -8,7 +8,11 @@ import { Badge, EmptyState } from '../ui/card';
 type Email = inferRouterOutputs<AppRouter>['account']['get']['emails'][number];
 
 const TRANSPORT: Record<string, { color: 'zinc' | 'green' | 'red'; label: string; title: string }> = {
-  log: { color: 'zinc', label: 'log', title: 'No SMTP server is configured: the message was only recorded here.' },
+  log: {
+    color: 'zinc',
+    label: 'log',
+    title: 'No SMTP server is configured: the message was only recorded here.',
+  },
   smtp: { color: 'green', label: 'smtp', title: 'Sent through the configured SMTP server.' },
   failed: { color: 'red', label: 'failed', title: 'Sending through SMTP failed; the message is kept here.' },
 };
@@ -17,16 +21,26 @@ export function EmailList({ emails }: { emails: Email[] }) {
   if (emails.length === 0) {
     return (
       <EmptyState title="No emails yet">
-        We email you when something needs your attention, such as a webhook endpoint turned inactive after failed deliveries.
+        We email you when something needs your attention, such as a webhook endpoint turned inactive after
+        failed deliveries.
       </EmptyState>
     );
   }
   return (
     <ul className="divide-y divide-zinc-100">
       {emails.map((email) => {
-        const transport = TRANSPORT[email.transport] ?? { color: 'zinc' as const, label: email.transport, title: email.transport };
+        const transport = TRANSPORT[email.transport] ?? {
+          color: 'zinc' as const,
+          label: email.transport,
+          title: email.transport,
+        };
         return (
-          <li key={email.id} data-testid="email-row" data-transport={email.transport} className="py-3 first:pt-0 last:pb-0">
+          <li
+            key={email.id}
+            data-testid="email-row"
+            data-transport={email.transport}
+            className="py-3 first:pt-0 last:pb-0"
+          >
             <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1">
               <p className="min-w-0 font-medium break-words text-zinc-900">{email.subject}</p>
               <span title={transport.title}>

@@ -16,8 +16,8 @@ export function SignOutEverywhere() {
   return (
     <div className="space-y-3">
       <p className="text-sm text-zinc-600">
-        Signed in somewhere you no longer use, or on a computer that is not yours? Signing out everywhere ends every session
-        of your account, this one included; each browser has to sign in again.
+        Signed in somewhere you no longer use, or on a computer that is not yours? Signing out everywhere ends
+        every session of your account, this one included; each browser has to sign in again.
       </p>
       <ErrorMessage error={endAll.error} />
       <ConfirmDialog
@@ -27,7 +27,11 @@ export function SignOutEverywhere() {
         pending={endAll.isPending || endAll.isSuccess}
         onConfirm={() => endAll.mutate()}
         trigger={
-          <Button variant="secondary" data-testid="sign-out-everywhere" disabled={endAll.isPending || endAll.isSuccess}>
+          <Button
+            variant="secondary"
+            data-testid="sign-out-everywhere"
+            disabled={endAll.isPending || endAll.isSuccess}
+          >
             {endAll.isPending || endAll.isSuccess ? 'Signing out…' : 'Sign out everywhere'}
           </Button>
         }

@@ -20,13 +20,18 @@ export function UsageMeter({ usage }: { usage: { today: number; limit: number; r
         aria-valuetext={`${number.format(today)} of ${number.format(limit)} requests`}
         className="h-2.5 w-full overflow-hidden rounded-full bg-zinc-100 ring-1 ring-inset ring-zinc-200"
       >
-        <div className={`h-full rounded-full transition-[width] ${bar}`} style={{ width: `${share * 100}%` }} />
+        <div
+          className={`h-full rounded-full transition-[width] ${bar}`}
+          style={{ width: `${share * 100}%` }}
+        />
       </div>
       <p className="text-sm text-zinc-700">
-        <span className="font-medium text-zinc-900">{number.format(today)}</span> of {number.format(limit)} requests today (Form A
-        daily limit), resets at {utcTime(resetsAt)} UTC
+        <span className="font-medium text-zinc-900">{number.format(today)}</span> of {number.format(limit)}{' '}
+        requests today (Form A daily limit), resets at {utcTime(resetsAt)} UTC
       </p>
-      <p className="text-xs text-zinc-500">Form B keys are limited per key instead: 100 requests per minute, on every plan.</p>
+      <p className="text-xs text-zinc-500">
+        Form B keys are limited per key instead: 100 requests per minute, on every plan.
+      </p>
     </div>
   );
 }

@@ -6,7 +6,10 @@ import { useRouter } from 'next/navigation';
 export function WelcomeBanner({ earlyAccess }: { earlyAccess: boolean | undefined }) {
   const router = useRouter();
   return (
-    <section aria-labelledby="welcome-heading" className="rounded-lg bg-indigo-50 p-4 ring-1 ring-inset ring-indigo-200 sm:p-6">
+    <section
+      aria-labelledby="welcome-heading"
+      className="rounded-lg bg-indigo-50 p-4 ring-1 ring-inset ring-indigo-200 sm:p-6"
+    >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <h2 id="welcome-heading" className="text-base font-semibold text-indigo-950">
           Welcome! Your account is ready.
@@ -35,7 +38,8 @@ export function WelcomeBanner({ earlyAccess }: { earlyAccess: boolean | undefine
       </ol>
       {earlyAccess === false ? (
         <p className="mt-3 text-sm text-indigo-900">
-          Until your account has early access, API calls answer 403; you can set up keys and webhooks in the meantime.
+          Until your account has early access, API calls answer 403; you can set up keys and webhooks in the
+          meantime.
         </p>
       ) : null}
     </section>

@@ -19,7 +19,9 @@ function landingPath(url: string | null | undefined): string {
   if (!url) return LANDING;
   try {
     const target = new URL(url, window.location.href);
-    return target.origin === window.location.origin ? `${target.pathname}${target.search}${target.hash}` : LANDING;
+    return target.origin === window.location.origin
+      ? `${target.pathname}${target.search}${target.hash}`
+      : LANDING;
   } catch {
     return LANDING;
   }
@@ -50,7 +52,12 @@ export function SignInForm({ oauth }: { oauth: { id: string; name: string }[] })
     const form = new FormData(event.currentTarget);
     setPending(true);
     setError(null);
-    const result = await signIn('credentials', { email: form.get('email'), password: form.get('password'), redirect: false, callbackUrl }).catch(() => undefined);
+    const result = await signIn('credentials', {
+      email: form.get('email'),
+      password: form.get('password'),
+      redirect: false,
+      callbackUrl,
+    }).catch(() => undefined);
     setPending(false);
     if (result?.ok && !result.error) {
       router.push(landingPath(result.url));
@@ -63,7 +70,13 @@ export function SignInForm({ oauth }: { oauth: { id: string; name: string }[] })
       <h1 className="text-xl font-semibold">Sign in</h1>
       <form onSubmit={onSubmit} className="mt-4 space-y-4">
         <TextField label="Email" name="email" type="email" autoComplete="email" required />
-        <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
         <ErrorMessage error={error ? { message: error } : null} />
         <Button type="submit" className="w-full" disabled={pending}>
           {pending ? 'Signing in…' : 'Sign in'}
@@ -72,7 +85,12 @@ export function SignInForm({ oauth }: { oauth: { id: string; name: string }[] })
       {oauth.length > 0 ? (
         <div className="mt-4 space-y-2 border-t border-zinc-200 pt-4">
           {oauth.map((p) => (
-            <Button key={p.id} variant="secondary" className="w-full" onClick={() => signIn(p.id, { callbackUrl })}>
+            <Button
+              key={p.id}
+              variant="secondary"
+              className="w-full"
+              onClick={() => signIn(p.id, { callbackUrl })}
+            >
               Continue with {p.name}
             </Button>
           ))}

@@ -22,7 +22,11 @@ export function SignUpForm() {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const email = String(form.get('email')).trim();
-    await signUp.mutateAsync({ email, password: String(form.get('password')), name: String(form.get('name') || '') || undefined });
+    await signUp.mutateAsync({
+      email,
+      password: String(form.get('password')),
+      name: String(form.get('name') || '') || undefined,
+    });
     setSentTo(email);
   }
 
@@ -35,7 +39,10 @@ export function SignUpForm() {
             We have sent a message to <span className="font-medium break-all text-zinc-900">{sentTo}</span>.
           </p>
           <p>If this address was new, your account is ready: sign in with the password you just chose.</p>
-          <p>If the address already had an account, the email says so, and your existing password still applies.</p>
+          <p>
+            If the address already had an account, the email says so, and your existing password still
+            applies.
+          </p>
         </div>
         <Link
           href={`/sign-in?callbackUrl=${encodeURIComponent('/account?welcome=1')}`}
@@ -51,8 +58,8 @@ export function SignUpForm() {
     <Card>
       <h1 className="text-xl font-semibold">Create an account</h1>
       <p className="mt-1 text-sm text-zinc-600">
-        API access is limited to early-access accounts: you can create keys and webhooks right away, and API calls answer 403
-        until your account has early access.
+        API access is limited to early-access accounts: you can create keys and webhooks right away, and API
+        calls answer 403 until your account has early access.
       </p>
       <form onSubmit={(e) => onSubmit(e).catch(() => {})} className="mt-4 space-y-4">
         <TextField label="Name" name="name" autoComplete="name" maxLength={100} />

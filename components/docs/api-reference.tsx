@@ -46,7 +46,10 @@ function loadSwaggerUi(): Promise<SwaggerUiBundle> {
     const script = document.createElement('script');
     script.src = BUNDLE_URL;
     script.async = true;
-    script.onload = () => (window.SwaggerUIBundle ? resolve(window.SwaggerUIBundle) : reject(new Error('Swagger UI did not start.')));
+    script.onload = () =>
+      window.SwaggerUIBundle
+        ? resolve(window.SwaggerUIBundle)
+        : reject(new Error('Swagger UI did not start.'));
     script.onerror = () => {
       script.remove();
       reject(new Error('Could not load Swagger UI. Check your connection and try again.'));
@@ -65,7 +68,9 @@ const parseForm = (value: string | null): ApiForm => (value?.toUpperCase() === '
 export function ApiReference() {
   const searchParams = useSearchParams();
   const [form, setForm] = useState<ApiForm>(() => parseForm(searchParams.get('form')));
-  const [status, setStatus] = useState<{ state: 'loading' | 'ready' } | { state: 'error'; error: Error }>({ state: 'loading' });
+  const [status, setStatus] = useState<{ state: 'loading' | 'ready' } | { state: 'error'; error: Error }>({
+    state: 'loading',
+  });
   const [attempt, setAttempt] = useState(0);
   const container = useRef<HTMLDivElement>(null);
   const ui = useRef<SwaggerUi | null>(null);
@@ -98,7 +103,8 @@ export function ApiReference() {
         setStatus({ state: 'ready' });
       },
       (error: unknown) => {
-        if (!cancelled) setStatus({ state: 'error', error: error instanceof Error ? error : new Error(String(error)) });
+        if (!cancelled)
+          setStatus({ state: 'error', error: error instanceof Error ? error : new Error(String(error)) });
       },
     );
     return () => {
@@ -125,26 +131,27 @@ export function ApiReference() {
         <h1 className="text-2xl font-semibold tracking-tight">API reference</h1>
         <div className="mt-2 max-w-3xl space-y-2 text-sm text-zinc-600">
           <p>
-            The <code className="font-mono text-xs">/v1</code> API comes in two forms on the same paths. They differ in fields,
-            parameters, limits and error bodies:
+            The <code className="font-mono text-xs">/v1</code> API comes in two forms on the same paths. They
+            differ in fields, parameters, limits and error bodies:
           </p>
           <ul className="list-disc space-y-1 pl-5">
             <li>
               <strong className="font-medium text-zinc-800">Form A</strong>: errors as{' '}
-              <code className="font-mono text-xs">{'{"error":{"code","message"}}'}</code>, opaque cursors, a daily request limit
-              per plan.
+              <code className="font-mono text-xs">{'{"error":{"code","message"}}'}</code>, opaque cursors, a
+              daily request limit per plan.
             </li>
             <li>
               <strong className="font-medium text-zinc-800">Form B</strong>: errors as{' '}
-              <code className="font-mono text-xs">{'{"error":"message"}'}</code>, timestamp cursors, 100 requests per minute
-              per key.
+              <code className="font-mono text-xs">{'{"error":"message"}'}</code>, timestamp cursors, 100
+              requests per minute per key.
             </li>
           </ul>
           <p>
-            Every request sends <code className="font-mono text-xs">Authorization: Bearer &lt;API key&gt;</code>. A key answers in
-            the form chosen when it was created; the <code className="font-mono text-xs">X-API-Form: A</code> or{' '}
-            <code className="font-mono text-xs">B</code> header picks a form for one request. “Try it out” below sends real
-            requests to this server in the form on screen: use “Authorize” with one of your{' '}
+            Every request sends{' '}
+            <code className="font-mono text-xs">Authorization: Bearer &lt;API key&gt;</code>. A key answers in
+            the form chosen when it was created; the <code className="font-mono text-xs">X-API-Form: A</code>{' '}
+            or <code className="font-mono text-xs">B</code> header picks a form for one request. “Try it out”
+            below sends real requests to this server in the form on screen: use “Authorize” with one of your{' '}
             <Link href="/keys" className="font-medium text-indigo-700 hover:underline">
               API keys
             </Link>{' '}

@@ -10,7 +10,11 @@ const OPTIONS: { form: ApiForm; label: string; hint: string }[] = [
 /** A two-way segmented control: which form's OpenAPI document is on screen. */
 export function FormSwitch({ value, onChange }: { value: ApiForm; onChange(form: ApiForm): void }) {
   return (
-    <div role="group" aria-label="API form" className="inline-flex w-full max-w-md rounded-lg bg-zinc-100 p-1 ring-1 ring-inset ring-zinc-200 sm:w-auto">
+    <div
+      role="group"
+      aria-label="API form"
+      className="inline-flex w-full max-w-md rounded-lg bg-zinc-100 p-1 ring-1 ring-inset ring-zinc-200 sm:w-auto"
+    >
       {OPTIONS.map((option) => {
         const selected = option.form === value;
         return (
@@ -21,7 +25,9 @@ export function FormSwitch({ value, onChange }: { value: ApiForm; onChange(form:
             aria-pressed={selected}
             onClick={() => onChange(option.form)}
             className={`flex-1 basis-0 rounded-md px-4 py-1.5 text-left text-sm transition-colors sm:flex-none ${
-              selected ? 'bg-white font-medium text-zinc-900 shadow-sm ring-1 ring-zinc-200' : 'text-zinc-600 hover:text-zinc-900'
+              selected
+                ? 'bg-white font-medium text-zinc-900 shadow-sm ring-1 ring-zinc-200'
+                : 'text-zinc-600 hover:text-zinc-900'
             }`}
           >
             <span className="block">{option.label}</span>

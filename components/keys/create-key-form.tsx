@@ -35,7 +35,11 @@ export function CreateKeyForm({ onCreated }: { onCreated(plaintext: string, name
   return (
     <Card>
       <h2 className="text-base font-semibold">Create a key</h2>
-      <form data-testid="create-key-form" onSubmit={onSubmit} className="mt-4 grid gap-4 md:grid-cols-[minmax(0,1fr)_22rem_auto] md:items-start">
+      <form
+        data-testid="create-key-form"
+        onSubmit={onSubmit}
+        className="mt-4 grid gap-4 md:grid-cols-[minmax(0,1fr)_22rem_auto] md:items-start"
+      >
         <TextField
           label="Name"
           name="name"
@@ -48,13 +52,19 @@ export function CreateKeyForm({ onCreated }: { onCreated(plaintext: string, name
           hint="Only you see it; it helps you tell keys apart."
         />
         <div className="space-y-1">
-          <SelectField label="Form" name="form" value={form} onChange={(e) => setForm(e.target.value as Form)} aria-describedby={hintId}>
+          <SelectField
+            label="Form"
+            name="form"
+            value={form}
+            onChange={(e) => setForm(e.target.value as Form)}
+            aria-describedby={hintId}
+          >
             <option value="A">A: {'{error:{code,message}}'}, daily limits</option>
             <option value="B">B: {'{error}'}, 100 requests/min</option>
           </SelectField>
           <p id={hintId} className="text-xs text-zinc-500">
-            The key’s default shape of responses, errors and limits. A request can pick the other one with the X-API-Form
-            header.
+            The key’s default shape of responses, errors and limits. A request can pick the other one with the
+            X-API-Form header.
           </p>
         </div>
         <Button type="submit" className="md:mt-6" disabled={create.isPending}>

@@ -29,8 +29,8 @@ export function CurlExample() {
         </Link>
       </div>
       <p className="mt-1 text-sm text-zinc-600">
-        Send the key as a bearer token. A key answers in its own form; the <code className="font-mono text-xs">X-API-Form</code>{' '}
-        header picks the other one for a single request.
+        Send the key as a bearer token. A key answers in its own form; the{' '}
+        <code className="font-mono text-xs">X-API-Form</code> header picks the other one for a single request.
       </p>
       <Snippet label="List your notes" code={formA} />
       <Snippet label="The same request in Form B" code={formB} />

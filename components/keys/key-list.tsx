@@ -92,7 +92,9 @@ export function KeyList() {
                   <span className="font-medium break-words text-zinc-900">{key.name}</span>
                 </Cell>
                 <Cell label="Key">
-                  <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs whitespace-nowrap text-zinc-800">{maskedKey(key)}</code>
+                  <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs whitespace-nowrap text-zinc-800">
+                    {maskedKey(key)}
+                  </code>
                 </Cell>
                 <Cell label="Form">
                   <Badge color={key.form === 'A' ? 'indigo' : 'zinc'}>Form {key.form}</Badge>
@@ -100,7 +102,13 @@ export function KeyList() {
                 <Cell label="Created">
                   <RelativeTime iso={key.createdAt} />
                 </Cell>
-                <Cell label="Last used">{key.lastUsedAt ? <RelativeTime iso={key.lastUsedAt} /> : <span className="text-zinc-500">never</span>}</Cell>
+                <Cell label="Last used">
+                  {key.lastUsedAt ? (
+                    <RelativeTime iso={key.lastUsedAt} />
+                  ) : (
+                    <span className="text-zinc-500">never</span>
+                  )}
+                </Cell>
                 <td className="mt-3 block md:mt-0 md:table-cell md:px-4 md:py-3 md:text-right">
                   <ConfirmDialog
                     title="Revoke key?"
@@ -114,7 +122,12 @@ export function KeyList() {
                     pending={revoking}
                     onConfirm={() => revoke.mutate({ id: key.id })}
                     trigger={
-                      <Button variant="secondary" data-testid={`revoke-key-${key.id}`} disabled={revoking} aria-label={`Revoke key ${key.name}`}>
+                      <Button
+                        variant="secondary"
+                        data-testid={`revoke-key-${key.id}`}
+                        disabled={revoking}
+                        aria-label={`Revoke key ${key.name}`}
+                      >
                         {revoking ? 'Revoking…' : 'Revoke'}
                       </Button>
                     }
@@ -133,9 +146,7 @@ export function KeyList() {
 function Cell({ label, children }: { label: string; children: ReactNode }) {
   return (
     <td className="flex items-baseline justify-between gap-4 py-1 md:table-cell md:px-4 md:py-3 md:align-middle">
-      <span className="text-xs text-zinc-500 md:hidden">
-        {label}
-      </span>
+      <span className="text-xs text-zinc-500 md:hidden">{label}</span>
       <span className="min-w-0 text-right md:text-left">{children}</span>
     </td>
   );

@@ -23,7 +23,10 @@ export function KeysPage() {
         title="API keys"
         description="Keys authenticate calls to the /v1 API for this account. We store only a hash: a key is shown once, when you create it."
         actions={
-          <Link href="/docs" className="rounded-md px-3 py-2 text-sm font-medium text-indigo-700 ring-1 ring-inset ring-indigo-200 hover:bg-indigo-50">
+          <Link
+            href="/docs"
+            className="rounded-md px-3 py-2 text-sm font-medium text-indigo-700 ring-1 ring-inset ring-indigo-200 hover:bg-indigo-50"
+          >
             API reference
           </Link>
         }
@@ -44,7 +47,9 @@ export function KeysPage() {
         <div className="space-y-2" aria-live="polite">
           <ShownOnce label="Your new API key" value={created.plaintext} />
           <div className="flex flex-wrap items-center justify-between gap-2">
-            <p className="text-xs text-zinc-500">Created “{created.name}”. Store it in your secret manager before you leave this page.</p>
+            <p className="text-xs text-zinc-500">
+              Created “{created.name}”. Store it in your secret manager before you leave this page.
+            </p>
             <Button variant="ghost" onClick={() => setCreated(null)}>
               I have stored it
             </Button>

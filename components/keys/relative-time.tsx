@@ -15,7 +15,8 @@ export function describeTime(iso: string, now = Date.now()): { text: string; ful
   const date = new Date(iso);
   const full = date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   const seconds = Math.round((date.getTime() - now) / 1000);
-  if (Math.abs(seconds) >= WEEK_SECONDS) return { text: date.toLocaleDateString(undefined, { dateStyle: 'medium' }), full };
+  if (Math.abs(seconds) >= WEEK_SECONDS)
+    return { text: date.toLocaleDateString(undefined, { dateStyle: 'medium' }), full };
   if (Math.abs(seconds) < 60) return { text: 'just now', full };
   const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
   const [unit, size] = UNITS.find(([, s]) => Math.abs(seconds) >= s) ?? ['minute', 60];

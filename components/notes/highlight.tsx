@@ -7,14 +7,13 @@ import { stemmer } from 'stemmer';
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
 const STOP_WORDS = new Set(
-  'a an and are as at be but by for from has have i in is it its of on or so that the their there this to was we were what when which who will with you'.split(' '),
+  'a an and are as at be but by for from has have i in is it its of on or so that the their there this to was we were what when which who will with you'.split(
+    ' ',
+  ),
 );
 
 function stemOf(word: string): string | null {
-  const folded = word
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase();
+  const folded = word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
   if (STOP_WORDS.has(folded)) return null;
   return /^[a-z]+$/.test(folded) ? stemmer(folded) : folded;
 }

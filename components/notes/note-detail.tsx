@@ -8,7 +8,14 @@ import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { EmptyState, ErrorMessage, Loading, PageHeader } from '../ui/card';
 import { ConfirmDialog } from '../ui/confirm-dialog';
-import { formatDuration, formatLanguage, formatStarted, looksLikeNoteId, noteTitle, PlatformBadge } from './note-format';
+import {
+  formatDuration,
+  formatLanguage,
+  formatStarted,
+  looksLikeNoteId,
+  noteTitle,
+  PlatformBadge,
+} from './note-format';
 import { NoteSummary } from './note-summary';
 import { findSegmentAt, Transcript } from './transcript';
 
@@ -32,7 +39,8 @@ export function NoteDetail({ id }: { id: string }) {
       {
         enabled: validId && !deleted,
         // Not found (unknown, deleted or another account's) is an answer, not a hiccup.
-        retry: (failures, error) => error.data?.code !== 'NOT_FOUND' && error.data?.code !== 'BAD_REQUEST' && failures < 1,
+        retry: (failures, error) =>
+          error.data?.code !== 'NOT_FOUND' && error.data?.code !== 'BAD_REQUEST' && failures < 1,
       },
     ),
   );
@@ -75,7 +83,10 @@ export function NoteDetail({ id }: { id: string }) {
 
   const data = note.data;
   const t = params.get('t');
-  const target = findSegmentAt(data.transcript, t !== null && t.trim() !== '' && Number.isFinite(Number(t)) ? Number(t) : null);
+  const target = findSegmentAt(
+    data.transcript,
+    t !== null && t.trim() !== '' && Number.isFinite(Number(t)) ? Number(t) : null,
+  );
 
   return (
     <div>

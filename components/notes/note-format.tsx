@@ -20,7 +20,8 @@ export const PLATFORM_LABELS: Record<Platform, string> = {
 
 export const PLATFORMS = Object.keys(PLATFORM_LABELS) as Platform[];
 
-export const isPlatform = (value: string | null): value is Platform => value !== null && value in PLATFORM_LABELS;
+export const isPlatform = (value: string | null): value is Platform =>
+  value !== null && value in PLATFORM_LABELS;
 
 export function PlatformBadge({ platform }: { platform: Platform }) {
   return <Badge color="indigo">{PLATFORM_LABELS[platform] ?? platform}</Badge>;
@@ -60,4 +61,5 @@ export function formatLanguage(code: string): string {
 }
 
 /** z.guid()'s shape: anything else cannot name a note, so it is not looked up. */
-export const looksLikeNoteId = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+export const looksLikeNoteId = (id: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);

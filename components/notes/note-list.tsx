@@ -6,14 +6,24 @@ import type { Platform } from '@/server/db/schema';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Badge, EmptyState, ErrorMessage, Loading } from '../ui/card';
-import { formatDuration, formatStarted, noteTitle, PLATFORM_LABELS, PlatformBadge, type NoteListItem } from './note-format';
+import {
+  formatDuration,
+  formatStarted,
+  noteTitle,
+  PLATFORM_LABELS,
+  PlatformBadge,
+  type NoteListItem,
+} from './note-format';
 
 const PAGE_SIZE = 20;
 
 export function NoteList({ platform }: { platform: Platform | null }) {
   const trpc = useTRPC();
   const notes = useInfiniteQuery(
-    trpc.notes.list.infiniteQueryOptions({ platform, limit: PAGE_SIZE }, { getNextPageParam: (page) => page.nextCursor }),
+    trpc.notes.list.infiniteQueryOptions(
+      { platform, limit: PAGE_SIZE },
+      { getNextPageParam: (page) => page.nextCursor },
+    ),
   );
 
   if (notes.isPending) return <Loading label="Loading notes…" />;
@@ -31,12 +41,15 @@ export function NoteList({ platform }: { platform: Platform | null }) {
   const items = notes.data.pages.flatMap((page) => page.items);
   if (items.length === 0)
     return platform ? (
-      <EmptyState title={`No meetings from ${PLATFORM_LABELS[platform]}`}>Choose “All” to see meetings from every platform.</EmptyState>
+      <EmptyState title={`No meetings from ${PLATFORM_LABELS[platform]}`}>
+        Choose “All” to see meetings from every platform.
+      </EmptyState>
     ) : (
       <EmptyState title="No meetings yet">
         <p>
-          Meetings arrive here when they are recorded: through the desktop recorder, or sent by your own recorder through the
-          recorder API. Each one appears with its transcript, and with its summary once that is generated.
+          Meetings arrive here when they are recorded: through the desktop recorder, or sent by your own
+          recorder through the recorder API. Each one appears with its transcript, and with its summary once
+          that is generated.
         </p>
       </EmptyState>
     );
@@ -51,7 +64,11 @@ export function NoteList({ platform }: { platform: Platform | null }) {
       <div className="mt-4 flex flex-col items-center gap-2">
         <ErrorMessage error={notes.isFetchNextPageError ? notes.error : null} />
         {notes.hasNextPage ? (
-          <Button variant="secondary" onClick={() => notes.fetchNextPage()} disabled={notes.isFetchingNextPage}>
+          <Button
+            variant="secondary"
+            onClick={() => notes.fetchNextPage()}
+            disabled={notes.isFetchingNextPage}
+          >
             {notes.isFetchingNextPage ? 'Loading…' : 'Load more'}
           </Button>
         ) : (
@@ -69,8 +86,15 @@ function NoteRow({ note }: { note: NoteListItem }) {
   const hasSummary = note.summary !== null || note.summaryText !== null;
   return (
     <li data-testid="note-row" data-note-id={note.id}>
-      <Link href={`/notes/${note.id}`} className="block px-4 py-3 hover:bg-zinc-50 focus-visible:bg-zinc-50 sm:px-6">
-        <p className={`truncate text-sm font-medium ${note.title?.trim() ? 'text-zinc-900' : 'italic text-zinc-600'}`}>{noteTitle(note.title)}</p>
+      <Link
+        href={`/notes/${note.id}`}
+        className="block px-4 py-3 hover:bg-zinc-50 focus-visible:bg-zinc-50 sm:px-6"
+      >
+        <p
+          className={`truncate text-sm font-medium ${note.title?.trim() ? 'text-zinc-900' : 'italic text-zinc-600'}`}
+        >
+          {noteTitle(note.title)}
+        </p>
         <div className="mt-1.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-zinc-600">
           <PlatformBadge platform={note.platform} />
           <time dateTime={note.startedAt}>{formatStarted(note.startedAt)}</time>

@@ -2,16 +2,24 @@ import type { ReactNode } from 'react';
 import { Badge, Card } from '../ui/card';
 import type { NoteSummaryData } from './note-format';
 
-const SENTIMENT_COLOR: Record<string, 'green' | 'red' | 'amber'> = { positive: 'green', negative: 'red', mixed: 'amber' };
+const SENTIMENT_COLOR: Record<string, 'green' | 'red' | 'amber'> = {
+  positive: 'green',
+  negative: 'red',
+  mixed: 'amber',
+};
 
 /** The AI summary (SPEC 2.4), or the plain-text one a recorder supplied, or a note that neither exists yet. */
-export function NoteSummary({ summary, summaryText }: { summary: NoteSummaryData | null; summaryText: string | null }) {
+export function NoteSummary({
+  summary,
+  summaryText,
+}: {
+  summary: NoteSummaryData | null;
+  summaryText: string | null;
+}) {
   return (
     <Card>
       <div data-testid="note-summary" data-summary-state={summary || summaryText ? 'ready' : 'pending'}>
-        <h2 className="text-base font-semibold">
-          Summary
-        </h2>
+        <h2 className="text-base font-semibold">Summary</h2>
         {summary ? (
           <StructuredSummary summary={summary} />
         ) : summaryText ? (
@@ -83,7 +91,9 @@ function StructuredSummary({ summary }: { summary: NoteSummaryData }) {
           {summary.budget_mentioned ? <Fact label="Budget">{summary.budget_mentioned}</Fact> : null}
           {summary.sentiment ? (
             <Fact label="Sentiment">
-              <Badge color={SENTIMENT_COLOR[summary.sentiment.toLowerCase()] ?? 'zinc'}>{summary.sentiment}</Badge>
+              <Badge color={SENTIMENT_COLOR[summary.sentiment.toLowerCase()] ?? 'zinc'}>
+                {summary.sentiment}
+              </Badge>
             </Fact>
           ) : null}
         </dl>

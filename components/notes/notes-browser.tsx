@@ -54,10 +54,18 @@ export function NotesBrowser() {
 
   return (
     <div>
-      <PageHeader title="Notes" description="Your recorded meetings with their transcripts and summaries. Search finds the passages that match what you describe, in your words or theirs, with the moment they were said." />
+      <PageHeader
+        title="Notes"
+        description="Your recorded meetings with their transcripts and summaries. Search finds the passages that match what you describe, in your words or theirs, with the moment they were said."
+      />
 
       <div className="mb-6 flex flex-col gap-4 md:flex-row md:items-end">
-        <form role="search" data-testid="notes-search-form" onSubmit={onSearch} className="flex grow flex-col gap-2 sm:flex-row sm:items-end">
+        <form
+          role="search"
+          data-testid="notes-search-form"
+          onSubmit={onSearch}
+          className="flex grow flex-col gap-2 sm:flex-row sm:items-end"
+        >
           <div className="grow">
             <TextField
               label="Search your meetings"

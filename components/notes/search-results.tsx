@@ -23,7 +23,10 @@ export const SEARCH_MAX_CHARS = 256;
 export function SearchResults({ q, onClear }: { q: string; onClear(): void }) {
   const trpc = useTRPC();
   const tooLong = q.length > SEARCH_MAX_CHARS;
-  const search = useQuery({ ...trpc.notes.search.queryOptions({ q, limit: RESULT_LIMIT }), enabled: !tooLong });
+  const search = useQuery({
+    ...trpc.notes.search.queryOptions({ q, limit: RESULT_LIMIT }),
+    enabled: !tooLong,
+  });
 
   return (
     <section aria-labelledby="search-heading">
@@ -38,14 +41,17 @@ export function SearchResults({ q, onClear }: { q: string; onClear(): void }) {
 
       {tooLong ? (
         <EmptyState title="That search is too long">
-          Searches can be up to {SEARCH_MAX_CHARS} characters. Try a shorter phrase: a few words about what was said work best.
+          Searches can be up to {SEARCH_MAX_CHARS} characters. Try a shorter phrase: a few words about what
+          was said work best.
         </EmptyState>
       ) : search.isPending ? (
         <Loading label="Searching…" />
       ) : search.isError ? (
         <ErrorMessage error={search.error} />
       ) : search.data.length === 0 ? (
-        <EmptyState title="Nothing to search yet">Meetings become searchable a few seconds after their transcript arrives.</EmptyState>
+        <EmptyState title="Nothing to search yet">
+          Meetings become searchable a few seconds after their transcript arrives.
+        </EmptyState>
       ) : (
         <RankedResults key={q} hits={search.data} q={q} />
       )}
@@ -65,7 +71,8 @@ function RankedResults({ hits, q }: { hits: SearchHit[]; q: string }) {
       {lead.length === 0 ? (
         <div data-testid="no-close-matches">
           <EmptyState title="No close matches">
-            Nothing in your meetings is close to “{q}”. Try describing what was said in other words; the nearest passages are below.
+            Nothing in your meetings is close to “{q}”. Try describing what was said in other words; the
+            nearest passages are below.
           </EmptyState>
         </div>
       ) : (
@@ -84,7 +91,9 @@ function RankedResults({ hits, q }: { hits: SearchHit[]; q: string }) {
       ) : null}
       {rest.length && lead.length <= shown ? (
         <details className="mt-6" data-testid="weaker-matches">
-          <summary className="cursor-pointer text-sm font-medium text-zinc-600">Weaker matches ({rest.length})</summary>
+          <summary className="cursor-pointer text-sm font-medium text-zinc-600">
+            Weaker matches ({rest.length})
+          </summary>
           <ol className="mt-3 space-y-3">
             {rest.map((hit, i) => (
               <SearchResult key={`${hit.noteId}-${hit.startTime}-${i}`} hit={hit} q={q} weak />
@@ -100,16 +109,26 @@ function SearchResult({ hit, q, weak = false }: { hit: SearchHit; q: string; wea
   // Cosine similarity: shown as a share of a perfect match.
   const percent = Math.round(Math.min(1, Math.max(0, hit.score)) * 100);
   return (
-    <li data-testid={weak ? 'weak-search-result' : 'search-result'} data-note-id={hit.noteId} data-relevance={hit.relevance}>
+    <li
+      data-testid={weak ? 'weak-search-result' : 'search-result'}
+      data-note-id={hit.noteId}
+      data-relevance={hit.relevance}
+    >
       <Link
         href={`/notes/${hit.noteId}?t=${hit.startTime}`}
         className={`block rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 hover:ring-indigo-300 focus-visible:ring-indigo-600 ${weak ? 'opacity-80' : ''}`}
       >
         <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-          <p className={`text-sm font-medium ${hit.title?.trim() ? 'text-zinc-900' : 'italic text-zinc-600'}`}>
-            {noteTitle(hit.title)} <span className="font-normal text-zinc-500">at {formatTimestamp(hit.startTime)}</span>
+          <p
+            className={`text-sm font-medium ${hit.title?.trim() ? 'text-zinc-900' : 'italic text-zinc-600'}`}
+          >
+            {noteTitle(hit.title)}{' '}
+            <span className="font-normal text-zinc-500">at {formatTimestamp(hit.startTime)}</span>
           </p>
-          <div className="flex items-center gap-2 text-xs text-zinc-500" title={`Similarity ${hit.score.toFixed(3)}`}>
+          <div
+            className="flex items-center gap-2 text-xs text-zinc-500"
+            title={`Similarity ${hit.score.toFixed(3)}`}
+          >
             <span aria-hidden="true" className="block h-1.5 w-16 overflow-hidden rounded-full bg-zinc-200">
               <span className="block h-full rounded-full bg-indigo-500" style={{ width: `${percent}%` }} />
             </span>

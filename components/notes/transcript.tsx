@@ -17,7 +17,15 @@ export function findSegmentAt(segments: Segment[], t: number | null): Segment | 
   return segments.findLast((s) => s.startTime <= t) ?? segments[0];
 }
 
-export function Transcript({ noteId, segments, target }: { noteId: string; segments: Segment[]; target: Segment | undefined }) {
+export function Transcript({
+  noteId,
+  segments,
+  target,
+}: {
+  noteId: string;
+  segments: Segment[];
+  target: Segment | undefined;
+}) {
   const targetSequence = target?.sequence;
 
   useEffect(() => {

@@ -1,10 +1,22 @@
 import type { ReactNode } from 'react';
 
 export function Card({ children, className = '' }: { children: ReactNode; className?: string }) {
-  return <section className={`rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 sm:p-6 ${className}`}>{children}</section>;
+  return (
+    <section className={`rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 sm:p-6 ${className}`}>
+      {children}
+    </section>
+  );
 }
 
-export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
       <div>
@@ -28,7 +40,10 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 export function ErrorMessage({ error }: { error: { message: string } | null | undefined }) {
   if (!error) return null;
   return (
-    <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 ring-1 ring-inset ring-red-200">
+    <p
+      role="alert"
+      className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 ring-1 ring-inset ring-red-200"
+    >
       {error.message}
     </p>
   );
@@ -51,5 +66,11 @@ const BADGE = {
 } as const;
 
 export function Badge({ color = 'zinc', children }: { color?: keyof typeof BADGE; children: ReactNode }) {
-  return <span className={`inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${BADGE[color]}`}>{children}</span>;
+  return (
+    <span
+      className={`inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${BADGE[color]}`}
+    >
+      {children}
+    </span>
+  );
 }

@@ -41,14 +41,17 @@ export function CreateEndpointForm() {
 
   const serverMessage = create.error?.message ?? null;
   const urlError = serverMessage && isUrlMessage(serverMessage) ? serverMessage : null;
-  const eventsServerError = serverMessage && !urlError && isEventsMessage(serverMessage) ? serverMessage : null;
+  const eventsServerError =
+    serverMessage && !urlError && isEventsMessage(serverMessage) ? serverMessage : null;
   const otherError = serverMessage && !urlError && !eventsServerError ? { message: serverMessage } : null;
   const shownEventsError = eventsError ?? eventsServerError;
 
   function toggle(name: WebhookEventName, checked: boolean) {
     setEventsError(null);
     setEvents((current) =>
-      checked ? EVENT_OPTIONS.map((o) => o.name).filter((n) => n === name || current.includes(n)) : current.filter((n) => n !== name),
+      checked
+        ? EVENT_OPTIONS.map((o) => o.name).filter((n) => n === name || current.includes(n))
+        : current.filter((n) => n !== name),
     );
   }
 
@@ -66,7 +69,8 @@ export function CreateEndpointForm() {
     <Card>
       <h2 className="text-base font-semibold">Add an endpoint</h2>
       <p className="mt-1 text-sm text-zinc-600">
-        The URL must use https:// and be reachable from the public internet; addresses on private networks or loopback are refused.
+        The URL must use https:// and be reachable from the public internet; addresses on private networks or
+        loopback are refused.
       </p>
 
       {created ? (
@@ -121,7 +125,14 @@ export function CreateEndpointForm() {
                   >
                     <Checkbox.Indicator className="text-white">
                       <svg viewBox="0 0 12 12" aria-hidden="true" className="size-3">
-                        <path d="M2.5 6.5l2.5 2.5 4.5-5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+                        <path
+                          d="M2.5 6.5l2.5 2.5 4.5-5"
+                          fill="none"
+                          stroke="currentColor"
+                          strokeWidth="1.8"
+                          strokeLinecap="round"
+                          strokeLinejoin="round"
+                        />
                       </svg>
                     </Checkbox.Indicator>
                   </Checkbox.Root>

@@ -8,11 +8,23 @@ import { describeFailure, formatDateTime } from './webhook-shared';
 const RECENT = 30;
 
 /** The last 30 attempts as a row of bars, oldest on the left, with the count in words beside it. */
-export function DeliveryChart({ endpointId, refetchInterval }: { endpointId: string; refetchInterval: number }) {
+export function DeliveryChart({
+  endpointId,
+  refetchInterval,
+}: {
+  endpointId: string;
+  refetchInterval: number;
+}) {
   const trpc = useTRPC();
-  const recent = useQuery(trpc.webhooks.deliveries.queryOptions({ id: endpointId, status: 'all', limit: RECENT }, { refetchInterval }));
+  const recent = useQuery(
+    trpc.webhooks.deliveries.queryOptions(
+      { id: endpointId, status: 'all', limit: RECENT },
+      { refetchInterval },
+    ),
+  );
 
-  if (recent.isPending) return <div className="h-6 w-full max-w-md animate-pulse rounded bg-zinc-100" aria-hidden="true" />;
+  if (recent.isPending)
+    return <div className="h-6 w-full max-w-md animate-pulse rounded bg-zinc-100" aria-hidden="true" />;
   if (recent.isError) return <ErrorMessage error={recent.error} />;
 
   const attempts = [...recent.data.items].reverse();

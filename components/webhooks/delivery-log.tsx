@@ -24,7 +24,15 @@ const EMPTY: Record<Filter, string> = {
 const COLUMNS = ['Event', 'Attempt', 'Status', 'Result', 'Error', 'Duration', 'Time'];
 
 /** The endpoint's attempts, newest first, refreshed while the page is open. */
-export function DeliveryLog({ endpointId, active, refetchInterval }: { endpointId: string; active: boolean; refetchInterval: number }) {
+export function DeliveryLog({
+  endpointId,
+  active,
+  refetchInterval,
+}: {
+  endpointId: string;
+  active: boolean;
+  refetchInterval: number;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const now = useNow(15_000);
@@ -77,10 +85,15 @@ export function DeliveryLog({ endpointId, active, refetchInterval }: { endpointI
             Delivery log
           </h2>
           <p className="text-xs text-zinc-500">
-            Every attempt, newest first. Updates every {Math.round(refetchInterval / 1000)} seconds while this page is open.
+            Every attempt, newest first. Updates every {Math.round(refetchInterval / 1000)} seconds while this
+            page is open.
           </p>
         </div>
-        <div role="group" aria-label="Show attempts" className="inline-flex rounded-md shadow-sm ring-1 ring-inset ring-zinc-300">
+        <div
+          role="group"
+          aria-label="Show attempts"
+          className="inline-flex rounded-md shadow-sm ring-1 ring-inset ring-zinc-300"
+        >
           {FILTERS.map((f, i) => (
             <button
               key={f.value}
@@ -132,7 +145,12 @@ export function DeliveryLog({ endpointId, active, refetchInterval }: { endpointI
                 const detailsId = `attempt-${a.id}`;
                 return (
                   <Fragment key={a.id}>
-                    <tr data-testid="delivery-row" data-success={String(a.success)} data-attempt={a.attempt} data-delivery-id={a.deliveryId}>
+                    <tr
+                      data-testid="delivery-row"
+                      data-success={String(a.success)}
+                      data-attempt={a.attempt}
+                      data-delivery-id={a.deliveryId}
+                    >
                       <td className="px-3 py-2">
                         <button
                           type="button"
@@ -142,8 +160,19 @@ export function DeliveryLog({ endpointId, active, refetchInterval }: { endpointI
                           onClick={() => toggle(a.id)}
                           className="flex size-7 items-center justify-center rounded-md text-zinc-600 hover:bg-zinc-100"
                         >
-                          <svg viewBox="0 0 12 12" aria-hidden="true" className={`size-3 transition-transform ${open ? 'rotate-90' : ''}`}>
-                            <path d="M4 2l4 4-4 4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+                          <svg
+                            viewBox="0 0 12 12"
+                            aria-hidden="true"
+                            className={`size-3 transition-transform ${open ? 'rotate-90' : ''}`}
+                          >
+                            <path
+                              d="M4 2l4 4-4 4"
+                              fill="none"
+                              stroke="currentColor"
+                              strokeWidth="1.8"
+                              strokeLinecap="round"
+                              strokeLinejoin="round"
+                            />
                           </svg>
                         </button>
                       </td>
@@ -151,10 +180,16 @@ export function DeliveryLog({ endpointId, active, refetchInterval }: { endpointI
                       <td className="px-3 py-2 tabular-nums">{a.attempt}</td>
                       <td className="px-3 py-2 tabular-nums">{a.statusCode ?? '—'}</td>
                       <td className="px-3 py-2">
-                        <Badge color={a.success ? 'green' : 'red'}>{a.success ? 'Succeeded' : 'Failed'}</Badge>
+                        <Badge color={a.success ? 'green' : 'red'}>
+                          {a.success ? 'Succeeded' : 'Failed'}
+                        </Badge>
                       </td>
-                      <td className="max-w-64 px-3 py-2 text-zinc-600">{a.success ? '' : describeFailure(a)}</td>
-                      <td className="whitespace-nowrap px-3 py-2 tabular-nums text-zinc-600">{a.durationMs} ms</td>
+                      <td className="max-w-64 px-3 py-2 text-zinc-600">
+                        {a.success ? '' : describeFailure(a)}
+                      </td>
+                      <td className="whitespace-nowrap px-3 py-2 tabular-nums text-zinc-600">
+                        {a.durationMs} ms
+                      </td>
                       <td className="whitespace-nowrap px-3 py-2 text-zinc-600">
                         <RelativeTime iso={a.createdAt} now={now} />
                       </td>
@@ -169,8 +204,14 @@ export function DeliveryLog({ endpointId, active, refetchInterval }: { endpointI
                             variant="secondary"
                             className="px-2 py-1 text-xs"
                             data-testid="resend-delivery"
-                            disabled={!active || (resend.isPending && resend.variables?.deliveryId === a.deliveryId)}
-                            title={active ? 'Send this payload again as a new delivery' : 'Re-enable the endpoint to resend'}
+                            disabled={
+                              !active || (resend.isPending && resend.variables?.deliveryId === a.deliveryId)
+                            }
+                            title={
+                              active
+                                ? 'Send this payload again as a new delivery'
+                                : 'Re-enable the endpoint to resend'
+                            }
                             onClick={() => resendAttempt(a)}
                           >
                             Resend
@@ -194,7 +235,11 @@ export function DeliveryLog({ endpointId, active, refetchInterval }: { endpointI
       )}
 
       {log.hasNextPage ? (
-        <Button variant="secondary" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
+        <Button
+          variant="secondary"
+          onClick={() => void log.fetchNextPage()}
+          disabled={log.isFetchingNextPage}
+        >
           {log.isFetchingNextPage ? 'Loading…' : 'Load more'}
         </Button>
       ) : null}
@@ -220,7 +265,13 @@ function AttemptDetails({ attempt }: { attempt: DeliveryAttempt }) {
       <CodeBlock title="Request headers" text={headers || 'No headers recorded'} />
       <CodeBlock
         title={attempt.statusCode === null ? 'Response body' : `Response body (HTTP ${attempt.statusCode})`}
-        text={attempt.responseBody ? attempt.responseBody : attempt.statusCode === null ? 'No response was received' : 'Empty body'}
+        text={
+          attempt.responseBody
+            ? attempt.responseBody
+            : attempt.statusCode === null
+              ? 'No response was received'
+              : 'Empty body'
+        }
       />
       <p className="text-xs text-zinc-500 lg:col-span-2">
         Delivery <span className="font-mono">{attempt.deliveryId}</span>

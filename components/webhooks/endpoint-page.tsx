@@ -19,7 +19,9 @@ const REFRESH_MS = 3_000;
 export function EndpointPage({ id }: { id: string }) {
   const trpc = useTRPC();
   const [deleted, setDeleted] = useState(false);
-  const endpoint = useQuery(trpc.webhooks.get.queryOptions({ id }, { enabled: !deleted, refetchInterval: REFRESH_MS }));
+  const endpoint = useQuery(
+    trpc.webhooks.get.queryOptions({ id }, { enabled: !deleted, refetchInterval: REFRESH_MS }),
+  );
 
   return (
     <div className="space-y-6">
@@ -82,7 +84,9 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
         router.push('/webhooks');
         onDeleted();
         // The list must not flash the deleted endpoint while it refetches.
-        queryClient.setQueryData(trpc.webhooks.list.queryKey(), (list) => list?.filter((e) => e.id !== endpoint.id));
+        queryClient.setQueryData(trpc.webhooks.list.queryKey(), (list) =>
+          list?.filter((e) => e.id !== endpoint.id),
+        );
         queryClient.removeQueries({ queryKey: trpc.webhooks.get.queryKey({ id: endpoint.id }) });
         queryClient.removeQueries(trpc.webhooks.deliveries.pathFilter());
         await queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() });
@@ -96,7 +100,9 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
     <>
       <header className="space-y-3">
         <div className="flex flex-wrap items-center gap-3">
-          <h1 className="min-w-0 break-all font-mono text-lg font-semibold tracking-tight sm:text-xl">{endpoint.url}</h1>
+          <h1 className="min-w-0 break-all font-mono text-lg font-semibold tracking-tight sm:text-xl">
+            {endpoint.url}
+          </h1>
           <EndpointStatusBadge active={endpoint.active} />
         </div>
         <EventBadges events={endpoint.events} />
@@ -119,7 +125,10 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
       </header>
 
       {!endpoint.active ? (
-        <div data-testid="inactive-notice" className="rounded-lg bg-red-50 p-4 ring-1 ring-inset ring-red-200 sm:p-5">
+        <div
+          data-testid="inactive-notice"
+          className="rounded-lg bg-red-50 p-4 ring-1 ring-inset ring-red-200 sm:p-5"
+        >
           <h2 className="text-sm font-semibold text-red-900">Deliveries are stopped</h2>
           <p className="mt-1 text-sm text-red-800">
             This endpoint was deactivated after 4 failed deliveries
@@ -131,8 +140,15 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
             ) : null}
             . Events that occurred while it was inactive are not replayed.
           </p>
-          <p className="mt-1 text-sm text-red-800">Check the failed attempts below, fix the cause on your server, then re-enable it.</p>
-          <Button className="mt-3" data-testid="reenable-endpoint" onClick={() => reenable.mutate({ id: endpoint.id })} disabled={reenable.isPending}>
+          <p className="mt-1 text-sm text-red-800">
+            Check the failed attempts below, fix the cause on your server, then re-enable it.
+          </p>
+          <Button
+            className="mt-3"
+            data-testid="reenable-endpoint"
+            onClick={() => reenable.mutate({ id: endpoint.id })}
+            disabled={reenable.isPending}
+          >
             {reenable.isPending ? 'Re-enabling…' : 'Re-enable'}
           </Button>
         </div>
@@ -159,18 +175,27 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
           title="Delete this endpoint?"
           description={
             <>
-              <span className="break-all font-mono">{endpoint.url}</span> is removed at once and receives no further events. In-flight
-              retries are cancelled. This cannot be undone.
+              <span className="break-all font-mono">{endpoint.url}</span> is removed at once and receives no
+              further events. In-flight retries are cancelled. This cannot be undone.
             </>
           }
           confirmLabel="Delete endpoint"
           pending={remove.isPending}
           onConfirm={() => remove.mutate({ id: endpoint.id })}
         />
-        <p role="status" aria-live="polite" data-testid="endpoint-action-status" className="text-sm text-zinc-600">
+        <p
+          role="status"
+          aria-live="polite"
+          data-testid="endpoint-action-status"
+          className="text-sm text-zinc-600"
+        >
           {notice}
         </p>
-        {!endpoint.active ? <p className="w-full text-xs text-zinc-500">Re-enable the endpoint to send test events or resend deliveries.</p> : null}
+        {!endpoint.active ? (
+          <p className="w-full text-xs text-zinc-500">
+            Re-enable the endpoint to send test events or resend deliveries.
+          </p>
+        ) : null}
       </div>
       <ErrorMessage error={actionError} />
 

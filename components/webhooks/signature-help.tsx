@@ -20,23 +20,34 @@ export function SignatureHelp() {
       <ol className="mt-3 list-decimal space-y-2 pl-5 text-sm text-zinc-700">
         <li>
           Read the <code className="font-mono text-xs">X-Service-Signature</code> header:{' '}
-          <code className="break-all font-mono text-xs">t=&lt;unix timestamp&gt;,v1=&lt;hex signature&gt;</code>.
+          <code className="break-all font-mono text-xs">
+            t=&lt;unix timestamp&gt;,v1=&lt;hex signature&gt;
+          </code>
+          .
         </li>
         <li>
-          Compute the HMAC-SHA256 of the string <code className="font-mono text-xs">&lt;t&gt;.&lt;raw body&gt;</code>, keyed with the
-          endpoint&apos;s signing secret exactly as it was shown (including any <code className="font-mono text-xs">whsec_</code> prefix),
-          hex-encode it and compare it with <code className="font-mono text-xs">v1</code> in constant time. Use the raw body bytes: parsing
-          and re-serializing the JSON changes them.
+          Compute the HMAC-SHA256 of the string{' '}
+          <code className="font-mono text-xs">&lt;t&gt;.&lt;raw body&gt;</code>, keyed with the
+          endpoint&apos;s signing secret exactly as it was shown (including any{' '}
+          <code className="font-mono text-xs">whsec_</code> prefix), hex-encode it and compare it with{' '}
+          <code className="font-mono text-xs">v1</code> in constant time. Use the raw body bytes: parsing and
+          re-serializing the JSON changes them.
         </li>
-        <li>Reject the delivery if the signature does not match or if t is more than 5 minutes away from your clock.</li>
         <li>
-          Answer with any 2xx within 10 seconds. Deliveries are at least once: use <code className="font-mono text-xs">data.id</code> with
-          the event name to drop repeats.
+          Reject the delivery if the signature does not match or if t is more than 5 minutes away from your
+          clock.
+        </li>
+        <li>
+          Answer with any 2xx within 10 seconds. Deliveries are at least once: use{' '}
+          <code className="font-mono text-xs">data.id</code> with the event name to drop repeats.
         </li>
       </ol>
       <details className="mt-4 text-sm">
         <summary className="cursor-pointer font-medium text-indigo-700">Example in Node.js</summary>
-        <pre tabIndex={0} className="mt-2 overflow-x-auto rounded-md bg-zinc-900 p-3 font-mono text-xs leading-relaxed text-zinc-100">
+        <pre
+          tabIndex={0}
+          className="mt-2 overflow-x-auto rounded-md bg-zinc-900 p-3 font-mono text-xs leading-relaxed text-zinc-100"
+        >
           {NODE_EXAMPLE}
         </pre>
       </details>

@@ -16,7 +16,8 @@ export const EVENT_OPTIONS = [
   { name: 'meeting.transcribed', description: 'A call has finished and its transcript is ready.' },
   {
     name: 'meeting.completed',
-    description: 'Alias for meeting.transcribed: the same moment. Subscribing to both still sends one delivery.',
+    description:
+      'Alias for meeting.transcribed: the same moment. Subscribing to both still sends one delivery.',
   },
   { name: 'summary.ready', description: 'An AI summary has finished generating.' },
 ] as const;

@@ -5,7 +5,14 @@ import Link from 'next/link';
 import { useTRPC } from '../trpc';
 import { EmptyState, ErrorMessage, Loading, PageHeader } from '../ui/card';
 import { CreateEndpointForm } from './create-endpoint-form';
-import { EndpointStatusBadge, EventBadges, RelativeTime, describeFailure, useNow, type EndpointListItem } from './webhook-shared';
+import {
+  EndpointStatusBadge,
+  EventBadges,
+  RelativeTime,
+  describeFailure,
+  useNow,
+  type EndpointListItem,
+} from './webhook-shared';
 
 export function WebhooksPage() {
   const trpc = useTRPC();
@@ -33,9 +40,10 @@ export function WebhooksPage() {
         ) : list.data.length === 0 ? (
           <EmptyState title="No webhook endpoints yet">
             <p>
-              A webhook endpoint is a URL on your server. For every event it subscribes to, Meeting Notes sends an HTTPS POST with the
-              meeting as JSON, signed with the endpoint&apos;s secret, and retries up to 3 times when it fails. Add one above to get
-              transcripts and summaries pushed to you instead of polling the API.
+              A webhook endpoint is a URL on your server. For every event it subscribes to, Meeting Notes
+              sends an HTTPS POST with the meeting as JSON, signed with the endpoint&apos;s secret, and
+              retries up to 3 times when it fails. Add one above to get transcripts and summaries pushed to
+              you instead of polling the API.
             </p>
           </EmptyState>
         ) : (
@@ -53,9 +61,16 @@ export function WebhooksPage() {
 function EndpointRow({ endpoint, now }: { endpoint: EndpointListItem; now: number }) {
   const href = `/webhooks/${endpoint.id}`;
   return (
-    <li data-testid="endpoint-row" data-endpoint-id={endpoint.id} className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:gap-6 sm:px-6">
+    <li
+      data-testid="endpoint-row"
+      data-endpoint-id={endpoint.id}
+      className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:gap-6 sm:px-6"
+    >
       <div className="min-w-0 grow space-y-2">
-        <Link href={href} className="block break-all font-mono text-sm font-medium text-zinc-900 hover:text-indigo-700 hover:underline">
+        <Link
+          href={href}
+          className="block break-all font-mono text-sm font-medium text-zinc-900 hover:text-indigo-700 hover:underline"
+        >
           {endpoint.url}
         </Link>
         <EventBadges events={endpoint.events} />
@@ -85,13 +100,15 @@ function LastDelivery({ last, now }: { last: EndpointListItem['lastDelivery']; n
   if (last.success) {
     return (
       <>
-        <span className="font-medium text-green-700">{last.statusCode}</span> · <RelativeTime iso={last.at} now={now} />
+        <span className="font-medium text-green-700">{last.statusCode}</span> ·{' '}
+        <RelativeTime iso={last.at} now={now} />
       </>
     );
   }
   return (
     <>
-      <span className="font-medium text-red-700">Failed: {describeFailure(last)}</span> · <RelativeTime iso={last.at} now={now} />
+      <span className="font-medium text-red-700">Failed: {describeFailure(last)}</span> ·{' '}
+      <RelativeTime iso={last.at} now={now} />
     </>
   );
 }

@@ -15,7 +15,8 @@ const BCRYPT_ROUNDS = 12;
 
 /** Callers check the policy first (passwordProblem); this refuses what bcrypt would truncate. */
 export async function hashPassword(password: string): Promise<string> {
-  if (passwordTooLong(password)) throw validationError(`A password may be at most ${PASSWORD_MAX_BYTES} bytes long`);
+  if (passwordTooLong(password))
+    throw validationError(`A password may be at most ${PASSWORD_MAX_BYTES} bytes long`);
   return bcrypt.hash(password, BCRYPT_ROUNDS);
 }
 
@@ -73,7 +74,11 @@ export interface UpdateAccountInput {
   earlyAccess?: boolean;
 }
 
-export async function updateAccount(db: Queryable, accountId: string, input: UpdateAccountInput): Promise<Account> {
+export async function updateAccount(
+  db: Queryable,
+  accountId: string,
+  input: UpdateAccountInput,
+): Promise<Account> {
   const [account] = await db
     .update(accounts)
     .set({
@@ -94,7 +99,10 @@ export async function getAccountOrThrow(db: Queryable, accountId: string): Promi
 }
 
 export async function findAccountByEmail(db: Queryable, email: string): Promise<Account | undefined> {
-  const [account] = await db.select().from(accounts).where(sql`lower(${accounts.email}) = lower(${email.trim()})`);
+  const [account] = await db
+    .select()
+    .from(accounts)
+    .where(sql`lower(${accounts.email}) = lower(${email.trim()})`);
   return account;
 }
 
@@ -116,21 +124,34 @@ export async function createApiKey(
   input: { accountId: string; form?: FormName; name?: string },
 ): Promise<CreatedApiKey> {
   const name = input.name?.trim() ?? '';
-  if (!isStorableText(name)) throw validationError('The key name must not contain NUL characters or unpaired surrogates');
+  if (!isStorableText(name))
+    throw validationError('The key name must not contain NUL characters or unpaired surrogates');
   return db.transaction(async (tx) => {
-    const [account] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, input.accountId)).for('update');
+    const [account] = await tx
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(eq(accounts.id, input.accountId))
+      .for('update');
     if (!account) throw notFound('Account');
     const [active] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(apiKeys)
       .where(and(eq(apiKeys.accountId, input.accountId), isNull(apiKeys.revokedAt)));
     if (Number(active?.n ?? 0) >= MAX_ACTIVE_API_KEYS) {
-      throw conflict(`An account can have at most ${MAX_ACTIVE_API_KEYS} active API keys; revoke one before creating another`);
+      throw conflict(
+        `An account can have at most ${MAX_ACTIVE_API_KEYS} active API keys; revoke one before creating another`,
+      );
     }
     const plaintext = generateApiKey();
     const [key] = await tx
       .insert(apiKeys)
-      .values({ id: randomUUID(), accountId: input.accountId, name, form: input.form ?? 'A', ...describeApiKey(plaintext) })
+      .values({
+        id: randomUUID(),
+        accountId: input.accountId,
+        name,
+        form: input.form ?? 'A',
+        ...describeApiKey(plaintext),
+      })
       .returning();
     return { key: key!, plaintext };
   });

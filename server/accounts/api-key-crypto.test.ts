@@ -40,7 +40,11 @@ describe('API key crypto (SPEC 5.3, D15)', () => {
 
     const generated = generateApiKey();
     const described = describeApiKey(generated);
-    expect(described).toStrictEqual({ keyHash: sha256(generated), prefix: generated.slice(0, 8), lastFour: generated.slice(-4) });
+    expect(described).toStrictEqual({
+      keyHash: sha256(generated),
+      prefix: generated.slice(0, 8),
+      lastFour: generated.slice(-4),
+    });
     expect(Object.values(described)).not.toContain(generated);
   });
 

@@ -29,5 +29,9 @@ export function describeApiKey(key: string): { keyHash: string; prefix: string; 
 
 /** Cheap shape check before touching the database; a wrong shape can never match a hash. */
 export function looksLikeApiKey(key: string): boolean {
-  return key.length === KEY_PREFIX.length + BODY_LENGTH && key.startsWith(KEY_PREFIX) && /^[0-9A-Za-z]+$/.test(key.slice(KEY_PREFIX.length));
+  return (
+    key.length === KEY_PREFIX.length + BODY_LENGTH &&
+    key.startsWith(KEY_PREFIX) &&
+    /^[0-9A-Za-z]+$/.test(key.slice(KEY_PREFIX.length))
+  );
 }

@@ -35,7 +35,9 @@ export async function authenticateApiKey(db: Queryable, token: string | null): P
     await db
       .update(apiKeys)
       .set({ lastUsedAt: new Date(now) })
-      .where(and(eq(apiKeys.id, row.keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore))));
+      .where(
+        and(eq(apiKeys.id, row.keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore))),
+      );
   }
   return {
     key: { id: row.keyId, form: row.form, accountId: row.accountId },

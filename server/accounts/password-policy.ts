@@ -35,13 +35,19 @@ function strengthChecker(): ZxcvbnFactory {
  * enough, and not common or guessable (zxcvbn, with the account's own email and name counted as
  * guessable too). Length is checked first, so the strength estimate only ever sees 72 bytes.
  */
-export function passwordProblem(password: string, userInputs: (string | null | undefined)[] = []): string | null {
+export function passwordProblem(
+  password: string,
+  userInputs: (string | null | undefined)[] = [],
+): string | null {
   if (passwordTooLong(password)) {
     return `Use a password of at most ${PASSWORD_MAX_BYTES} bytes: that is ${PASSWORD_MAX_BYTES} plain letters or digits, fewer with accents or emoji (only that much of a password is used)`;
   }
-  if ([...password].length < PASSWORD_MIN_CHARACTERS) return `Use a password of at least ${PASSWORD_MIN_CHARACTERS} characters`;
+  if ([...password].length < PASSWORD_MIN_CHARACTERS)
+    return `Use a password of at least ${PASSWORD_MIN_CHARACTERS} characters`;
   // The email, its local part and its words, the name and its words: all guessable by anyone.
-  const inputs = userInputs.flatMap((i) => (i ? [i, i.split('@')[0]!, ...i.split(/[@.\s_+-]+/).filter((part) => part.length >= 3)] : []));
+  const inputs = userInputs.flatMap((i) =>
+    i ? [i, i.split('@')[0]!, ...i.split(/[@.\s_+-]+/).filter((part) => part.length >= 3)] : [],
+  );
   const result = strengthChecker().check(password, inputs);
   if (result.score >= MIN_SCORE) return null;
   const why = result.feedback.warning ? `${result.feedback.warning.replace(/\.$/, '')}. ` : '';

@@ -24,7 +24,10 @@ export interface TrpcDeps {
 
 /** A body stream that fails as tRPC reads it, so tRPC answers 413 in its own envelope. */
 function unreadableBody(code: 'PAYLOAD_TOO_LARGE' | 'BAD_REQUEST') {
-  const message = code === 'PAYLOAD_TOO_LARGE' ? `The request body is larger than ${TRPC_MAX_BODY_BYTES} bytes` : 'The request body could not be read';
+  const message =
+    code === 'PAYLOAD_TOO_LARGE'
+      ? `The request body is larger than ${TRPC_MAX_BODY_BYTES} bytes`
+      : 'The request body could not be read';
   return new ReadableStream({ start: (controller) => controller.error(new TRPCError({ code, message })) });
 }
 
@@ -47,7 +50,9 @@ export function createTrpcHandler(deps: TrpcDeps): FetchHandler {
       req = new Request(request.url, {
         method: request.method,
         headers,
-        body: read.ok ? read.bytes : unreadableBody(read.reason === 'too-large' ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST'),
+        body: read.ok
+          ? read.bytes
+          : unreadableBody(read.reason === 'too-large' ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST'),
         duplex: 'half',
       } as RequestInit);
     }

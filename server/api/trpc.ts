@@ -52,8 +52,10 @@ const mapErrors = t.middleware(async ({ ctx, next, path }) => {
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
-    if (cause instanceof AppError) throw new TRPCError({ code: TRPC_CODE[cause.code], message: cause.message, cause });
-    if (result.error.code === 'INTERNAL_SERVER_ERROR') log.error('ui procedure failed', { requestId: ctx.requestId, path, err: cause ?? result.error });
+    if (cause instanceof AppError)
+      throw new TRPCError({ code: TRPC_CODE[cause.code], message: cause.message, cause });
+    if (result.error.code === 'INTERNAL_SERVER_ERROR')
+      log.error('ui procedure failed', { requestId: ctx.requestId, path, err: cause ?? result.error });
   }
   return result;
 });

@@ -17,7 +17,8 @@ export const AUTH_MAX_BODY_BYTES = 16 * 1024;
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
-const error = (status: number, code: string, message: string, headers: Record<string, string> = {}) => json(status, { error: code, message }, headers);
+const error = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+  json(status, { error: code, message }, headers);
 
 /** Form fields, or a JSON object's string fields: next-auth reads nothing else. */
 function parseBody(bytes: Uint8Array, contentType: string): Record<string, string> | undefined | 'malformed' {
@@ -100,7 +101,8 @@ class CollectedResponse {
   }
   toResponse(extra: Record<string, string>): Response {
     const headers = new Headers(extra);
-    for (const [name, value] of this.headers) for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+    for (const [name, value] of this.headers)
+      for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
     return new Response(this.body ?? null, { status: this.status, headers });
   }
 }
@@ -126,18 +128,25 @@ export function createAuthHandler(deps: AuthDeps): FetchHandler {
     }
     const [action, providerId] = segments;
     if (!action) return error(404, 'not_found', 'Not found', idHeader);
-    if (request.method !== 'GET' && request.method !== 'POST') return error(405, 'method_not_allowed', 'Use GET or POST', { ...idHeader, Allow: 'GET, POST' });
+    if (request.method !== 'GET' && request.method !== 'POST')
+      return error(405, 'method_not_allowed', 'Use GET or POST', { ...idHeader, Allow: 'GET, POST' });
 
     let body: Record<string, string> | undefined;
     if (request.method === 'POST') {
       const read = await readLimitedBody(request, AUTH_MAX_BODY_BYTES);
       if (!read.ok) {
         return read.reason === 'too-large'
-          ? error(413, 'payload_too_large', `The request body is larger than ${AUTH_MAX_BODY_BYTES} bytes`, idHeader)
+          ? error(
+              413,
+              'payload_too_large',
+              `The request body is larger than ${AUTH_MAX_BODY_BYTES} bytes`,
+              idHeader,
+            )
           : error(400, 'invalid_request', 'The request body could not be read', idHeader);
       }
       const parsed = parseBody(read.bytes, request.headers.get('content-type') ?? '');
-      if (parsed === 'malformed') return error(400, 'invalid_request', 'The request body is not a JSON object', idHeader);
+      if (parsed === 'malformed')
+        return error(400, 'invalid_request', 'The request body is not a JSON object', idHeader);
       body = parsed;
     }
     if (action === '_log') {
@@ -156,11 +165,15 @@ export function createAuthHandler(deps: AuthDeps): FetchHandler {
     headers['x-forwarded-proto'] ??= url.protocol.replace(/:$/, '');
     // A host that is no host name would make next-auth's URL parsing throw.
     const host = headers['x-forwarded-host'];
-    if (!URL.canParse(`http://${host}`)) return error(400, 'invalid_request', 'The Host header is not a host name', idHeader);
+    if (!URL.canParse(`http://${host}`))
+      return error(400, 'invalid_request', 'The Host header is not a host name', idHeader);
 
     const query: Record<string, unknown> = Object.fromEntries(url.searchParams);
     if (typeof query.callbackUrl === 'string' && !isHttpTarget(query.callbackUrl)) delete query.callbackUrl;
-    const cookies: Record<string, string> = Object.assign(Object.create(null), Object.fromEntries(parseCookies(request.headers.get('cookie'))));
+    const cookies: Record<string, string> = Object.assign(
+      Object.create(null),
+      Object.fromEntries(parseCookies(request.headers.get('cookie'))),
+    );
     for (const name of ['next-auth.callback-url', '__Secure-next-auth.callback-url']) {
       if (name in cookies && !isHttpTarget(cookies[name]!)) delete cookies[name];
     }
@@ -174,7 +187,11 @@ export function createAuthHandler(deps: AuthDeps): FetchHandler {
 
     const collected = new CollectedResponse();
     await authRequestContext.run({ requestId }, () =>
-      NextAuth({ query, body, cookies, headers, method: request.method } as never, collected.shim() as never, options),
+      NextAuth(
+        { query, body, cookies, headers, method: request.method } as never,
+        collected.shim() as never,
+        options,
+      ),
     );
     const throttled = throttledSeconds(collected);
     if (throttled !== null) {

@@ -18,7 +18,11 @@ export class SessionEndedError extends Error {
 function describe(metadata: unknown): { name: string; message: string } | undefined {
   const err = metadata instanceof Error ? metadata : (metadata as { error?: unknown } | undefined)?.error;
   // jose's errors have an empty name but a code (ERR_JWE_INVALID…).
-  if (err instanceof Error) return { name: err.name || String((err as { code?: unknown }).code ?? err.constructor.name), message: err.message.slice(0, 200) };
+  if (err instanceof Error)
+    return {
+      name: err.name || String((err as { code?: unknown }).code ?? err.constructor.name),
+      message: err.message.slice(0, 200),
+    };
   const message = (metadata as { message?: unknown } | undefined)?.message;
   return typeof message === 'string' ? { name: 'Error', message: message.slice(0, 200) } : undefined;
 }
@@ -37,11 +41,19 @@ export const authLogger: LoggerInstance = {
     const error = describe(metadata);
     // Reading the session cookie failed, on a request or on sign-out: the client's cookie is bad.
     if (errorCode === 'JWT_SESSION_ERROR' || errorCode === 'SIGNOUT_ERROR') {
-      log.info(error?.name === 'SessionEndedError' ? 'session ended' : 'session cookie refused', { requestId: requestId(), code: errorCode, error });
+      log.info(error?.name === 'SessionEndedError' ? 'session ended' : 'session cookie refused', {
+        requestId: requestId(),
+        code: errorCode,
+        error,
+      });
     } else {
       // A real failure: the error itself, which log.ts writes without user content.
       const err = metadata instanceof Error ? metadata : (metadata as { error?: unknown } | undefined)?.error;
-      log.error('next-auth error', { requestId: requestId(), code: code(errorCode), error: err instanceof Error ? err : error });
+      log.error('next-auth error', {
+        requestId: requestId(),
+        code: code(errorCode),
+        error: err instanceof Error ? err : error,
+      });
     }
   },
   warn(warningCode) {

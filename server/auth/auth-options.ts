@@ -10,7 +10,12 @@ import { getEnv, isNextDev, type Env } from '../env';
 import { log } from '../log';
 import { authLogger, SessionEndedError } from './auth-logger';
 import { cjsDefault } from './cjs-default';
-import { endAuthSession, findLiveAuthSession, SESSION_MAX_AGE_SECONDS, startAuthSession } from './auth-sessions';
+import {
+  endAuthSession,
+  findLiveAuthSession,
+  SESSION_MAX_AGE_SECONDS,
+  startAuthSession,
+} from './auth-sessions';
 import { clientAddress } from './client-address';
 import { sameOriginUrl } from './same-origin-url';
 import { consumeSignInAttempt } from './throttle-attempts';
@@ -35,8 +40,12 @@ export function authSettings(env: Env = getEnv()): AuthSettings {
     // route decodes the session without next-auth's help and needs the very same one.
     secret: env.NEXTAUTH_SECRET ?? (isNextDev() ? 'meeting-notes-development-only-secret' : undefined),
     trustProxyHops: env.TRUST_PROXY,
-    ...(env.GITHUB_ID && env.GITHUB_SECRET && { github: { clientId: env.GITHUB_ID, clientSecret: env.GITHUB_SECRET } }),
-    ...(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET && { google: { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET } }),
+    ...(env.GITHUB_ID &&
+      env.GITHUB_SECRET && { github: { clientId: env.GITHUB_ID, clientSecret: env.GITHUB_SECRET } }),
+    ...(env.GOOGLE_CLIENT_ID &&
+      env.GOOGLE_CLIENT_SECRET && {
+        google: { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET },
+      }),
   };
 }
 
@@ -82,13 +91,19 @@ export function createAuthOptions(deps: AuthDeps): NextAuthOptions {
     providers: [
       CredentialsProvider({
         name: 'Email and password',
-        credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+        credentials: {
+          email: { label: 'Email', type: 'email' },
+          password: { label: 'Password', type: 'password' },
+        },
         async authorize(credentials, req) {
           const email = typeof credentials?.email === 'string' ? credentials.email.trim() : '';
           const password = typeof credentials?.password === 'string' ? credentials.password : '';
           if (!email || !password || email.length > 320 || CONTROL_CHARACTERS.test(email)) return null;
           const { db } = await deps.getDatabase();
-          const attempt = await consumeSignInAttempt(db, { email, address: clientAddress(req?.headers ?? {}, settings.trustProxyHops) });
+          const attempt = await consumeSignInAttempt(db, {
+            email,
+            address: clientAddress(req?.headers ?? {}, settings.trustProxyHops),
+          });
           if (!attempt.allowed) throw new Error(`${SIGN_IN_THROTTLED}:${attempt.retryAfter}`);
           // Longer than bcrypt reads: never a match (its first 72 bytes alone must not sign in),
           // and refused before any hashing, whatever its size.
@@ -108,13 +123,19 @@ export function createAuthOptions(deps: AuthDeps): NextAuthOptions {
         // OAuth: the verified email is the account; the first sign-in creates it (no early access).
         if (!user.email) return false;
         const { db } = await deps.getDatabase();
-        if (!(await findAccountByEmail(db, user.email))) await createAccount(db, { email: user.email, name: user.name ?? null }).catch(() => {});
+        if (!(await findAccountByEmail(db, user.email)))
+          await createAccount(db, { email: user.email, name: user.name ?? null }).catch(() => {});
         return true;
       },
       async jwt({ token, user, account }) {
         const { db } = await deps.getDatabase();
         if (user) {
-          const accountId = account?.provider === 'credentials' ? user.id : user.email ? (await findAccountByEmail(db, user.email))?.id : undefined;
+          const accountId =
+            account?.provider === 'credentials'
+              ? user.id
+              : user.email
+                ? (await findAccountByEmail(db, user.email))?.id
+                : undefined;
           if (!accountId) throw new SessionEndedError();
           return { ...token, accountId, sid: await startAuthSession(db, accountId) };
         }

@@ -15,20 +15,36 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Records a new session at sign-in and returns its id; the account's ended sessions are dropped. */
 export async function startAuthSession(db: Queryable, accountId: string, now = new Date()): Promise<string> {
   const id = randomUUID();
-  await db.insert(authSessions).values({ id, accountId, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000) });
+  await db.insert(authSessions).values({
+    id,
+    accountId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000),
+  });
   await db
     .delete(authSessions)
-    .where(and(eq(authSessions.accountId, accountId), or(isNotNull(authSessions.revokedAt), lt(authSessions.expiresAt, now))));
+    .where(
+      and(
+        eq(authSessions.accountId, accountId),
+        or(isNotNull(authSessions.revokedAt), lt(authSessions.expiresAt, now)),
+      ),
+    );
   return id;
 }
 
 /** The account of a session that is neither revoked nor expired, or null. */
-export async function findLiveAuthSession(db: Queryable, sessionId: unknown, now = new Date()): Promise<{ accountId: string } | null> {
+export async function findLiveAuthSession(
+  db: Queryable,
+  sessionId: unknown,
+  now = new Date(),
+): Promise<{ accountId: string } | null> {
   if (typeof sessionId !== 'string' || !UUID.test(sessionId)) return null;
   const [row] = await db
     .select({ accountId: authSessions.accountId })
     .from(authSessions)
-    .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt), gt(authSessions.expiresAt, now)));
+    .where(
+      and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt), gt(authSessions.expiresAt, now)),
+    );
   return row ?? null;
 }
 
@@ -46,7 +62,13 @@ export async function endAllAuthSessions(db: Queryable, accountId: string): Prom
   const ended = await db
     .update(authSessions)
     .set({ revokedAt: sql`now()` })
-    .where(and(eq(authSessions.accountId, accountId), isNull(authSessions.revokedAt), gt(authSessions.expiresAt, sql`now()`)))
+    .where(
+      and(
+        eq(authSessions.accountId, accountId),
+        isNull(authSessions.revokedAt),
+        gt(authSessions.expiresAt, sql`now()`),
+      ),
+    )
     .returning({ id: authSessions.id });
   return ended.length;
 }

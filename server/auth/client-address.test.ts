@@ -18,7 +18,9 @@ describe('TRUST_PROXY (issue 8: X-Forwarded-For is trusted only when configured)
 
   it('issue 8, D21: anything else refuses to start, saying what is expected', () => {
     expect(() => parseEnv({ TRUST_PROXY: 'yes please' })).toThrow(EnvError);
-    expect(() => parseEnv({ TRUST_PROXY: '-1' })).toThrow(/TRUST_PROXY must be the number of proxies in front of the server/);
+    expect(() => parseEnv({ TRUST_PROXY: '-1' })).toThrow(
+      /TRUST_PROXY must be the number of proxies in front of the server/,
+    );
   });
 });
 
@@ -37,7 +39,9 @@ describe('clientAddress (issue 8: who is asking, behind TRUST_PROXY proxies)', (
     ['not-an-address', 0, 'unparseable'],
     ['', 0, null],
   ] as const)('%s with %d trusted hops is %s', (forwarded, hops, expected) => {
-    expect(clientAddress(new Headers(forwarded ? { 'x-forwarded-for': forwarded } : {}), hops)).toBe(expected);
+    expect(clientAddress(new Headers(forwarded ? { 'x-forwarded-for': forwarded } : {}), hops)).toBe(
+      expected,
+    );
     expect(clientAddress(forwarded ? { 'x-forwarded-for': forwarded } : {}, hops)).toBe(expected);
   });
 });
@@ -48,7 +52,9 @@ describe('installForwardedForPeer (issue 8: a forged X-Forwarded-For does not pi
     const server = http.createServer((req, res) => res.end(JSON.stringify(req.headers)));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
-      const res = await fetch(`http://127.0.0.1:${(server.address() as { port: number }).port}/`, { headers: sent });
+      const res = await fetch(`http://127.0.0.1:${(server.address() as { port: number }).port}/`, {
+        headers: sent,
+      });
       return (await res.json()) as Record<string, string | undefined>;
     } finally {
       server.close();
@@ -56,15 +62,18 @@ describe('installForwardedForPeer (issue 8: a forged X-Forwarded-For does not pi
     }
   }
 
-  it('issue 8: with no trusted proxy the socket\'s peer replaces the client\'s X-Forwarded-For', async () => {
+  it("issue 8: with no trusted proxy the socket's peer replaces the client's X-Forwarded-For", async () => {
     const headers = await seenBy(0, { 'x-forwarded-for': '6.6.6.6' });
     expect(headers['x-forwarded-for']).toBe('127.0.0.1');
     expect(clientAddress(headers as Record<string, string>, 0)).toBe('127.0.0.1');
     expect((await seenBy(0, {}))['x-forwarded-for']).toBe('127.0.0.1');
   });
 
-  it('issue 8: behind a trusted proxy the peer is appended, and the proxy\'s entry names the client', async () => {
-    const headers = await seenBy(1, { 'x-forwarded-for': '6.6.6.6, 198.51.100.4', 'x-forwarded-proto': 'https' });
+  it("issue 8: behind a trusted proxy the peer is appended, and the proxy's entry names the client", async () => {
+    const headers = await seenBy(1, {
+      'x-forwarded-for': '6.6.6.6, 198.51.100.4',
+      'x-forwarded-proto': 'https',
+    });
     expect(headers['x-forwarded-for']).toBe('6.6.6.6, 198.51.100.4, 127.0.0.1');
     expect(headers['x-forwarded-proto']).toBe('https');
     expect(clientAddress(headers as Record<string, string>, 1)).toBe('198.51.100.4');
@@ -74,7 +83,9 @@ describe('installForwardedForPeer (issue 8: a forged X-Forwarded-For does not pi
     installForwardedForPeer(0)();
     const server = http.createServer((req, res) => res.end(req.headers['x-forwarded-for'] ?? ''));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const res = await fetch(`http://127.0.0.1:${(server.address() as { port: number }).port}/`, { headers: { 'x-forwarded-for': '6.6.6.6' } });
+    const res = await fetch(`http://127.0.0.1:${(server.address() as { port: number }).port}/`, {
+      headers: { 'x-forwarded-for': '6.6.6.6' },
+    });
     server.close();
     expect(await res.text()).toBe('6.6.6.6');
   });

@@ -32,7 +32,11 @@ export function clientAddress(headers: HeaderSource, trustProxyHops: number): st
 
 function normalizeAddress(entry: string): string {
   // "[::1]:8080" and "10.0.0.1:8080" are written by some proxies.
-  const bare = entry.startsWith('[') ? entry.slice(1, entry.indexOf(']')) : /^\d+\.\d+\.\d+\.\d+:\d+$/.test(entry) ? entry.split(':')[0]! : entry;
+  const bare = entry.startsWith('[')
+    ? entry.slice(1, entry.indexOf(']'))
+    : /^\d+\.\d+\.\d+\.\d+:\d+$/.test(entry)
+      ? entry.split(':')[0]!
+      : entry;
   if (!ipaddr.isValid(bare)) return 'unparseable';
   const address = ipaddr.process(bare);
   if (address.kind() === 'ipv4') return address.toString();

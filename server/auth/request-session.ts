@@ -30,12 +30,21 @@ export function parseCookies(header: string | null): Map<string, string> {
  * then its session row checked, exactly as the jwt callback of auth-options.ts does. A cookie
  * that does not decrypt, a token from before session rows, or an ended session: null.
  */
-export async function sessionAccountId(db: Queryable, request: Request, secret: string | undefined): Promise<string | null> {
+export async function sessionAccountId(
+  db: Queryable,
+  request: Request,
+  secret: string | undefined,
+): Promise<string | null> {
   if (!secret) return null;
   const cookies = parseCookies(request.headers.get('cookie'));
   for (const cookieName of SESSION_COOKIES) {
     if (![...cookies.keys()].some((name) => name.startsWith(cookieName))) continue;
-    const token = await getToken({ req: { headers: {}, cookies } as never, secret, cookieName, secureCookie: cookieName.startsWith('__Secure-') });
+    const token = await getToken({
+      req: { headers: {}, cookies } as never,
+      secret,
+      cookieName,
+      secureCookie: cookieName.startsWith('__Secure-'),
+    });
     if (!token) return null;
     return (await findLiveAuthSession(db, token.sid))?.accountId ?? null;
   }

@@ -11,13 +11,15 @@ export const DEFAULT_LANDING_PATH = '/notes';
 export function sameOriginUrl(url: unknown, baseUrl: string): string {
   const base = new URL(baseUrl);
   const fallback = new URL(DEFAULT_LANDING_PATH, base).toString();
-  if (typeof url !== 'string' || !url || url.length > 2048 || /[\\\u0000-\u001f\u007f]/.test(url)) return fallback;
+  if (typeof url !== 'string' || !url || url.length > 2048 || /[\\\u0000-\u001f\u007f]/.test(url))
+    return fallback;
   let target: URL;
   try {
     target = new URL(url, base);
   } catch {
     return fallback;
   }
-  if (target.origin !== base.origin || (target.protocol !== 'http:' && target.protocol !== 'https:')) return fallback;
+  if (target.origin !== base.origin || (target.protocol !== 'http:' && target.protocol !== 'https:'))
+    return fallback;
   return target.toString();
 }

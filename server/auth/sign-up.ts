@@ -20,13 +20,21 @@ const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
  * someone tried to sign up with it, and nothing about the account changes. What the caller can
  * learn is only whether the password it chose now signs in, which a new address's owner needs.
  */
-export async function signUp(db: Queryable, mailer: Mailer, input: SignUpInput, from: { address: string | null }): Promise<void> {
+export async function signUp(
+  db: Queryable,
+  mailer: Mailer,
+  input: SignUpInput,
+  from: { address: string | null },
+): Promise<void> {
   const email = input.email.trim();
   const problem = passwordProblem(input.password, [email, input.name]);
   if (problem) throw validationError(problem);
   const attempt = await consumeSignUpAttempt(db, { email, address: from.address });
   if (!attempt.allowed) {
-    throw new AppError('rate_limited', `Too many sign-ups from here or for this address. Please try again in ${minutes(attempt.retryAfter)} minutes.`);
+    throw new AppError(
+      'rate_limited',
+      `Too many sign-ups from here or for this address. Please try again in ${minutes(attempt.retryAfter)} minutes.`,
+    );
   }
   const passwordHash = await hashPassword(input.password);
   let existing: Account | undefined = await findAccountByEmail(db, email);
@@ -42,7 +50,11 @@ export async function signUp(db: Queryable, mailer: Mailer, input: SignUpInput, 
       if (!existing) throw err;
     }
   }
-  await mailer.send(db, { accountId: existing.id, to: existing.email, ...attemptEmail(existing, new Date()) });
+  await mailer.send(db, {
+    accountId: existing.id,
+    to: existing.email,
+    ...attemptEmail(existing, new Date()),
+  });
 }
 
 function welcomeEmail(account: Account) {

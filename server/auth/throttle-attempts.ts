@@ -20,14 +20,19 @@ function fixedWindow(bucket: string, limit: number, minutes: number, now: Date):
 }
 
 /** Counters hold a digest, not the address itself. */
-const emailKey = (email: string) => createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
+const emailKey = (email: string) =>
+  createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
 
 /**
  * Counts a sign-in attempt against both windows, before any password work. A refused attempt
  * counts in neither (as in the API's limits); the caller refunds an attempt that succeeded, so
  * only failures add up. With no known client address only the email window applies.
  */
-export function consumeSignInAttempt(db: Queryable, who: { email: string; address: string | null }, now = new Date()): Promise<Attempt> {
+export function consumeSignInAttempt(
+  db: Queryable,
+  who: { email: string; address: string | null },
+  now = new Date(),
+): Promise<Attempt> {
   const { perEmail, perAddress, windowMinutes } = SIGN_IN_LIMITS;
   return consumeAll(db, now, [
     ...(who.address ? [fixedWindow(`sign-in:address:${who.address}`, perAddress, windowMinutes, now)] : []),
@@ -36,7 +41,11 @@ export function consumeSignInAttempt(db: Queryable, who: { email: string; addres
 }
 
 /** Counts a sign-up, successful or not: each one hashes a password and sends an email. */
-export function consumeSignUpAttempt(db: Queryable, who: { email: string; address: string | null }, now = new Date()): Promise<Attempt> {
+export function consumeSignUpAttempt(
+  db: Queryable,
+  who: { email: string; address: string | null },
+  now = new Date(),
+): Promise<Attempt> {
   const { perEmail, perAddress, windowMinutes } = SIGN_UP_LIMITS;
   return consumeAll(db, now, [
     ...(who.address ? [fixedWindow(`sign-up:address:${who.address}`, perAddress, windowMinutes, now)] : []),
@@ -63,12 +72,17 @@ async function consumeAll(db: Queryable, now: Date, windows: RateLimitWindow[]):
     taken.push(window);
     // An address's first attempt in a window: the time to drop counters every window has
     // outlived (consumeRateLimit clears only a bucket it reuses; an email tried once would stay).
-    if (window.bucket.includes(':address:') && result.remaining === window.limit - 1) await pruneCounters(db, window.bucket.split(':')[0]!, now);
+    if (window.bucket.includes(':address:') && result.remaining === window.limit - 1)
+      await pruneCounters(db, window.bucket.split(':')[0]!, now);
   }
   return { allowed: true, refund };
 }
 
 async function pruneCounters(db: Queryable, prefix: string, now: Date) {
-  const before = new Date(now.getTime() - 2 * Math.max(SIGN_IN_LIMITS.windowMinutes, SIGN_UP_LIMITS.windowMinutes) * 60_000);
-  await db.execute(sql`delete from rate_limit_counters where bucket like ${`${prefix}:%`} and window_start < ${before.toISOString()}`);
+  const before = new Date(
+    now.getTime() - 2 * Math.max(SIGN_IN_LIMITS.windowMinutes, SIGN_UP_LIMITS.windowMinutes) * 60_000,
+  );
+  await db.execute(
+    sql`delete from rate_limit_counters where bucket like ${`${prefix}:%`} and window_start < ${before.toISOString()}`,
+  );
 }

@@ -107,9 +107,19 @@ export async function openPglite(dataDir: string | null, opts: { logger?: Logger
   }
 }
 
-export async function openPostgres(url: string, opts: { max?: number; logger?: Logger } = {}): Promise<Database> {
-  const [{ default: postgres }, { drizzle }] = await Promise.all([import('postgres'), import('drizzle-orm/postgres-js')]);
-  const client = postgres(url, { max: opts.max ?? 10, onnotice: () => {}, connection: { application_name: 'meeting-notes' } });
+export async function openPostgres(
+  url: string,
+  opts: { max?: number; logger?: Logger } = {},
+): Promise<Database> {
+  const [{ default: postgres }, { drizzle }] = await Promise.all([
+    import('postgres'),
+    import('drizzle-orm/postgres-js'),
+  ]);
+  const client = postgres(url, {
+    max: opts.max ?? 10,
+    onnotice: () => {},
+    connection: { application_name: 'meeting-notes' },
+  });
   const db = drizzle({ client, schema, ...(opts.logger && { logger: opts.logger }) }) as unknown as Db;
   const safeUrl = new URL(url);
   safeUrl.password = '';

@@ -17,7 +17,9 @@ export function getDatabase(): Promise<Database> {
 
 export async function openConfiguredDatabase(opts: { migrate?: boolean } = {}): Promise<Database> {
   const env = getEnv();
-  const database = env.DATABASE_URL ? await openPostgres(env.DATABASE_URL) : await openPglite(path.resolve(env.DATA_DIR));
+  const database = env.DATABASE_URL
+    ? await openPostgres(env.DATABASE_URL)
+    : await openPglite(path.resolve(env.DATA_DIR));
   if (opts.migrate ?? true) {
     try {
       await migrateDatabase(database);

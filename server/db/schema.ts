@@ -228,10 +228,18 @@ export const jobs = pgTable(
     failedAt: ms('failed_at'),
     createdAt: ms('created_at').notNull().defaultNow(),
   },
-  (t) => [index('jobs_due_idx').on(t.dueAt).where(sql`${t.failedAt} is null`), index('jobs_meeting_idx').on(t.meetingId)],
+  (t) => [
+    index('jobs_due_idx').on(t.dueAt).where(sql`${t.failedAt} is null`),
+    index('jobs_meeting_idx').on(t.meetingId),
+  ],
 );
 
-export const WEBHOOK_EVENTS = ['meeting.started', 'meeting.transcribed', 'meeting.completed', 'summary.ready'] as const;
+export const WEBHOOK_EVENTS = [
+  'meeting.started',
+  'meeting.transcribed',
+  'meeting.completed',
+  'summary.ready',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** A customer's webhook endpoint (SPEC 2.6). */
@@ -374,5 +382,8 @@ export const idempotencyKeys = pgTable(
     responseBody: text('response_body'),
     createdAt: ms('created_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.key] }),
+    index('idempotency_keys_created_idx').on(t.createdAt),
+  ],
 );

@@ -6,7 +6,10 @@ import { log } from '../log';
 
 export interface Mailer {
   /** Sends (or, without SMTP, logs) an email and keeps it in the database either way (D21). */
-  send(db: Queryable, message: { accountId: string; to: string; subject: string; body: string }): Promise<void>;
+  send(
+    db: Queryable,
+    message: { accountId: string; to: string; subject: string; body: string },
+  ): Promise<void>;
 }
 
 export function createMailer(opts: { smtpUrl: string | undefined; from: string }): Mailer {
@@ -17,7 +20,12 @@ export function createMailer(opts: { smtpUrl: string | undefined; from: string }
       let error: string | null = null;
       if (transport) {
         try {
-          await transport.sendMail({ from: opts.from, to: message.to, subject: message.subject, text: message.body });
+          await transport.sendMail({
+            from: opts.from,
+            to: message.to,
+            subject: message.subject,
+            text: message.body,
+          });
           sentVia = 'smtp';
         } catch (err) {
           sentVia = 'failed';
@@ -25,9 +33,15 @@ export function createMailer(opts: { smtpUrl: string | undefined; from: string }
           log.error('email not sent', { to: message.to, subject: message.subject, err });
         }
       } else {
-        log.info('email (no SMTP_URL configured)', { to: message.to, subject: message.subject, body: message.body });
+        log.info('email (no SMTP_URL configured)', {
+          to: message.to,
+          subject: message.subject,
+          body: message.body,
+        });
       }
-      await db.insert(emails).values({ id: randomUUID(), ...message, transport: sentVia, error, createdAt: new Date() });
+      await db
+        .insert(emails)
+        .values({ id: randomUUID(), ...message, transport: sentVia, error, createdAt: new Date() });
     },
   };
 }

@@ -78,7 +78,12 @@ export interface FakeOpenAI {
   close(): Promise<void>;
 }
 
-function openAIError(status: number, message: string, type = 'invalid_request_error', code: string | null = null) {
+function openAIError(
+  status: number,
+  message: string,
+  type = 'invalid_request_error',
+  code: string | null = null,
+) {
   return { status, body: { error: { message, type, param: null, code } } };
 }
 
@@ -102,23 +107,34 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   function embeddings(body: Record<string, unknown>): { status: number; body: unknown } {
     const { model, input, dimensions, encoding_format: format = 'float' } = body;
     if (typeof model !== 'string' || model === '') {
-      return openAIError(400, "you must provide a model parameter");
+      return openAIError(400, 'you must provide a model parameter');
     }
     const inputs = typeof input === 'string' ? [input] : input;
     if (!Array.isArray(inputs) || inputs.length === 0 || !inputs.every((s) => typeof s === 'string')) {
-      return openAIError(400, "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.");
+      return openAIError(
+        400,
+        "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.",
+      );
     }
-    if (inputs.length > 2048) return openAIError(400, `'$.input' must have at most 2048 items, got ${inputs.length}`);
+    if (inputs.length > 2048)
+      return openAIError(400, `'$.input' must have at most 2048 items, got ${inputs.length}`);
     if (inputs.some((s) => s === '')) {
-      return openAIError(400, "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.");
+      return openAIError(
+        400,
+        "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.",
+      );
     }
-    if (dimensions !== undefined && (typeof dimensions !== 'number' || !Number.isInteger(dimensions) || dimensions < 1)) {
+    if (
+      dimensions !== undefined &&
+      (typeof dimensions !== 'number' || !Number.isInteger(dimensions) || dimensions < 1)
+    ) {
       return openAIError(400, `Invalid value for 'dimensions': ${JSON.stringify(dimensions)}`);
     }
     if (format !== 'float' && format !== 'base64') {
       return openAIError(400, `Invalid value for 'encoding_format': ${JSON.stringify(format)}`);
     }
-    const size = options.forceDimensions ?? (dimensions as number | undefined) ?? options.defaultDimensions ?? 1536;
+    const size =
+      options.forceDimensions ?? (dimensions as number | undefined) ?? options.defaultDimensions ?? 1536;
     const embed = options.embed ?? ((text: string, d: number) => embedLocal(text, d));
     const data = (inputs as string[]).map((text, index) => {
       const vector = embed(text, size, model);
@@ -128,18 +144,25 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     });
     if (options.reverseData) data.reverse();
     const tokens = (inputs as string[]).reduce((n, s) => n + countTokens(s), 0);
-    return { status: 200, body: { object: 'list', data, model, usage: { prompt_tokens: tokens, total_tokens: tokens } } };
+    return {
+      status: 200,
+      body: { object: 'list', data, model, usage: { prompt_tokens: tokens, total_tokens: tokens } },
+    };
   }
 
   function chat(body: ChatCompletionRequest): { status: number; body: unknown } {
-    if (typeof body.model !== 'string' || body.model === '') return openAIError(400, 'you must provide a model parameter');
+    if (typeof body.model !== 'string' || body.model === '')
+      return openAIError(400, 'you must provide a model parameter');
     if (!Array.isArray(body.messages) || body.messages.length === 0) {
       return openAIError(400, "'messages' must be a non-empty array");
     }
     if (body.stream) return openAIError(400, 'the fake server does not stream');
     const result = options.chat ? options.chat(body) : {};
     const content = typeof result === 'string' ? result : JSON.stringify(result);
-    const promptTokens = body.messages.reduce((n, m) => n + (typeof m.content === 'string' ? countTokens(m.content) : 0), 0);
+    const promptTokens = body.messages.reduce(
+      (n, m) => n + (typeof m.content === 'string' ? countTokens(m.content) : 0),
+      0,
+    );
     const completionTokens = countTokens(content);
     chatCounter++;
     return {
@@ -157,7 +180,11 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
             finish_reason: 'stop',
           },
         ],
-        usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+        usage: {
+          prompt_tokens: promptTokens,
+          completion_tokens: completionTokens,
+          total_tokens: promptTokens + completionTokens,
+        },
       },
     };
   }
@@ -175,7 +202,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
           // keep the raw text
         }
         const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+        for (const [k, v] of Object.entries(req.headers))
+          if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
         const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers, body };
         requests.push(recorded);
 
@@ -187,7 +215,11 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 
         const pathname = (req.url ?? '').split('?')[0];
         const route: FakeRoute | undefined =
-          pathname === '/v1/embeddings' ? 'embeddings' : pathname === '/v1/chat/completions' ? 'chat' : undefined;
+          pathname === '/v1/embeddings'
+            ? 'embeddings'
+            : pathname === '/v1/chat/completions'
+              ? 'chat'
+              : undefined;
 
         const failure = options.intercept?.(recorded, route) ?? takeFailure(route);
         if (failure) {
@@ -212,7 +244,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         }
 
         if (options.apiKey !== undefined && headers.authorization !== `Bearer ${options.apiKey}`) {
-          const e = openAIError(401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key');
+          const e = openAIError(
+            401,
+            'Incorrect API key provided.',
+            'invalid_request_error',
+            'invalid_api_key',
+          );
           return send(e.status, e.body);
         }
         if (!route || req.method !== 'POST') {
@@ -225,7 +262,9 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         }
         try {
           const answer =
-            route === 'embeddings' ? embeddings(body as Record<string, unknown>) : chat(body as ChatCompletionRequest);
+            route === 'embeddings'
+              ? embeddings(body as Record<string, unknown>)
+              : chat(body as ChatCompletionRequest);
           send(answer.status, answer.body);
         } catch (err) {
           const e = openAIError(500, `fake server handler failed: ${(err as Error).message}`, 'server_error');

@@ -8,25 +8,25 @@ const cos = (a: string, b: string, d = 384) => dot(embedLocal(a, d), embedLocal(
 // Twenty passages of the kind the recorder stores: several speakers, fillers, numbers, names.
 const PASSAGES = [
   "Priya: Okay so the main thing today is the Q3 budget. We're about 40k over on cloud spend, mostly the GPU instances we spun up for the pilot. Marcus: Can we move some of that into the R&D line?",
-  "Marcus: The database failover test on Tuesday went badly. The replica took nine minutes to promote and the app kept writing to the old primary. We need automatic failovers before the launch.",
-  "Lena: For the hiring plan, we have two open backend roles and one designer. Recruiting says the pipeline is thin, so maybe we should raise the referral bonus to 3000 euros.",
+  'Marcus: The database failover test on Tuesday went badly. The replica took nine minutes to promote and the app kept writing to the old primary. We need automatic failovers before the launch.',
+  'Lena: For the hiring plan, we have two open backend roles and one designer. Recruiting says the pipeline is thin, so maybe we should raise the referral bonus to 3000 euros.',
   "Sam: The customer onboarding flow has a drop-off at the email verification step. About 30 percent never click the link. Let's try a magic code instead of a link and measure for two weeks.",
-  "Priya: Quick update on the mobile release. iOS 4.2 is in review, Android shipped yesterday. Crash rate is down to 0.3 percent after the image cache fix.",
-  "Jonas: Security review of the webhook signing. We sign with HMAC SHA-256 and include a timestamp to stop replay attacks. Rotating secrets still needs a grace period where both keys are valid.",
-  "Aisha: Marketing wants the pricing page redesigned before the conference in May. The enterprise tier should say contact sales, and annual billing gets a 20 percent discount.",
+  'Priya: Quick update on the mobile release. iOS 4.2 is in review, Android shipped yesterday. Crash rate is down to 0.3 percent after the image cache fix.',
+  'Jonas: Security review of the webhook signing. We sign with HMAC SHA-256 and include a timestamp to stop replay attacks. Rotating secrets still needs a grace period where both keys are valid.',
+  'Aisha: Marketing wants the pricing page redesigned before the conference in May. The enterprise tier should say contact sales, and annual billing gets a 20 percent discount.',
   "Tom: The support backlog is at 450 tickets. Half are password reset problems, which should go away once single sign-on lands. I'd like two more people on the queue until then.",
-  "Lena: Retro for the sprint. Good: we finished the search indexing work. Bad: too many meetings, and the staging environment was broken for three days. Action: fix staging alerts.",
-  "Marcus: Vendor contract renewal for the observability platform. They want a 15 percent increase. I think we can negotiate with a two year commitment or look at the open source alternatives.",
-  "Sam: Legal flagged the data retention policy. We keep raw audio for ninety days but the privacy notice says thirty. Either we shorten retention or update the notice before the audit.",
-  "Priya: The roadmap for next quarter: offline mode, shared workspaces and the calendar integration. Calendar integration is the one customers ask about most in the interviews.",
-  "Jonas: Kubernetes upgrade to 1.30 is scheduled for the weekend. We will drain the nodes one by one; the rollback plan is to keep the old node pool around for 48 hours.",
-  "Aisha: Customer interview summary. Users love the automatic summaries but complain that action items are assigned to the wrong person when two people share a first name.",
-  "Tom: Office move. The new lease starts in September, movers are booked for the last week of August, and IT needs to set up the network closet a week before.",
-  "Lena: Performance review season starts next month. Managers should write self assessments first, then calibration sessions per team, and final ratings are due by the fifteenth.",
+  'Lena: Retro for the sprint. Good: we finished the search indexing work. Bad: too many meetings, and the staging environment was broken for three days. Action: fix staging alerts.',
+  'Marcus: Vendor contract renewal for the observability platform. They want a 15 percent increase. I think we can negotiate with a two year commitment or look at the open source alternatives.',
+  'Sam: Legal flagged the data retention policy. We keep raw audio for ninety days but the privacy notice says thirty. Either we shorten retention or update the notice before the audit.',
+  'Priya: The roadmap for next quarter: offline mode, shared workspaces and the calendar integration. Calendar integration is the one customers ask about most in the interviews.',
+  'Jonas: Kubernetes upgrade to 1.30 is scheduled for the weekend. We will drain the nodes one by one; the rollback plan is to keep the old node pool around for 48 hours.',
+  'Aisha: Customer interview summary. Users love the automatic summaries but complain that action items are assigned to the wrong person when two people share a first name.',
+  'Tom: Office move. The new lease starts in September, movers are booked for the last week of August, and IT needs to set up the network closet a week before.',
+  'Lena: Performance review season starts next month. Managers should write self assessments first, then calibration sessions per team, and final ratings are due by the fifteenth.',
   "Marcus: Incident postmortem for the outage on Friday. Root cause was an expired TLS certificate on the load balancer. We'll automate renewal and add an alert thirty days before expiry.",
-  "Sam: Analytics dashboard numbers look off. Weekly active users doubled overnight, which turned out to be a bot hitting the signup page. We should filter bots in the tracking pipeline.",
-  "Priya: Partnership with the CRM vendor. They offered a co-marketing deal and an integration listing in their marketplace if we ship the connector by the end of the quarter.",
-  "Jonas: Cost of the transcription service. We pay per audio minute; switching to batch processing at night would cut the bill by roughly a third, with results ready the next morning.",
+  'Sam: Analytics dashboard numbers look off. Weekly active users doubled overnight, which turned out to be a bot hitting the signup page. We should filter bots in the tracking pipeline.',
+  'Priya: Partnership with the CRM vendor. They offered a co-marketing deal and an integration listing in their marketplace if we ship the connector by the end of the quarter.',
+  'Jonas: Cost of the transcription service. We pay per audio minute; switching to batch processing at night would cut the bill by roughly a third, with results ready the next morning.',
 ];
 
 const rank = (query: string) =>
@@ -163,17 +163,18 @@ describe('local embeddings rank passages', () => {
       'Anna: Die Kündigungsfrist für den Mietvertrag beträgt drei Monate.',
     ];
     const fr = [
-      "Claire: La migration de la base de données est prévue pour la semaine prochaine, avec une fenêtre de maintenance samedi.",
-      "Hugo: Le budget de la campagne marketing est dépassé, il faut réduire les dépenses en octobre.",
+      'Claire: La migration de la base de données est prévue pour la semaine prochaine, avec une fenêtre de maintenance samedi.',
+      'Hugo: Le budget de la campagne marketing est dépassé, il faut réduire les dépenses en octobre.',
       "Claire: L'équipe a décidé de recruter deux développeurs après l'été.",
     ];
-    const best = (q: string, ps: string[]) => ps.map((p, i) => ({ i, s: lexicalSimilarity(q, p) })).sort((x, y) => y.s - x.s)[0]!.i;
+    const best = (q: string, ps: string[]) =>
+      ps.map((p, i) => ({ i, s: lexicalSimilarity(q, p) })).sort((x, y) => y.s - x.s)[0]!.i;
     expect(best('Datenbank Migration Wartungsfenster', de)).toBe(0);
     expect(best('Marketingkampagne Budget überschritten', de)).toBe(1);
     expect(best('Kündigungsfrist', de)).toBe(2);
     expect(best('migration base de données', fr)).toBe(0);
     expect(best('dépenses campagne', fr)).toBe(1);
-    expect(best("recrutement développeurs équipe", fr)).toBe(2);
+    expect(best('recrutement développeurs équipe', fr)).toBe(2);
     // diacritics do not matter
     expect(lexicalSimilarity('Überprüfung', 'uberprufung')).toBeCloseTo(1, 10);
     expect(lexicalSimilarity('équipe décidé', 'equipe decide')).toBeCloseTo(1, 10);

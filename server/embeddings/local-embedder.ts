@@ -274,7 +274,9 @@ function emptyVector(dimensions: number): number[] {
   if (!v) {
     const c = 1 / Math.sqrt(dimensions);
     const seed = fnv(FNV_OFFSET, '<empty>');
-    v = Array.from({ length: dimensions }, (_, i) => (fmix32(seed ^ Math.imul(i + 1, 0x9e3779b1)) < 0 ? -c : c));
+    v = Array.from({ length: dimensions }, (_, i) =>
+      fmix32(seed ^ Math.imul(i + 1, 0x9e3779b1)) < 0 ? -c : c,
+    );
     emptyVectors.set(dimensions, v);
   }
   return v.slice();

@@ -101,10 +101,14 @@ describe('OpenAIEmbedder authentication', () => {
   });
 
   it('fails at once on 401 with the server message and a hint, without leaking the key', async () => {
-    const err = await embedder({ apiKey: 'sk-wrong-456' }).embed(['x']).catch((e: unknown) => e);
+    const err = await embedder({ apiKey: 'sk-wrong-456' })
+      .embed(['x'])
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EmbeddingsError);
     expect((err as EmbeddingsError).status).toBe(401);
-    expect((err as Error).message).toMatch(/status 401 Incorrect API key provided\. \(check EMBEDDINGS_API_KEY\)/);
+    expect((err as Error).message).toMatch(
+      /status 401 Incorrect API key provided\. \(check EMBEDDINGS_API_KEY\)/,
+    );
     expect((err as Error).message).not.toContain('sk-wrong-456');
     expect(fake.requests).toHaveLength(1);
   });
@@ -125,7 +129,11 @@ describe('OpenAIEmbedder retries', () => {
     const vs = await embedder().embed(['budget', 'failover']);
     expect(vs).toHaveLength(2);
     expect(fake.requests).toHaveLength(3);
-    expect(fake.requests.map((r) => r.body)).toEqual([fake.requests[2]!.body, fake.requests[2]!.body, fake.requests[2]!.body]);
+    expect(fake.requests.map((r) => r.body)).toEqual([
+      fake.requests[2]!.body,
+      fake.requests[2]!.body,
+      fake.requests[2]!.body,
+    ]);
   });
 
   it('retries a request that times out', async () => {
@@ -157,7 +165,9 @@ describe('OpenAIEmbedder retries', () => {
 
   it('gives up after maxRetries with the last status and message', async () => {
     fake.failNext(10, { status: 429, headers: { 'Retry-After': '0' } });
-    const err = await embedder({ maxRetries: 2 }).embed(['x']).catch((e: unknown) => e);
+    const err = await embedder({ maxRetries: 2 })
+      .embed(['x'])
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EmbeddingsError);
     expect((err as EmbeddingsError).status).toBe(429);
     expect((err as Error).message).toBe(
@@ -169,7 +179,13 @@ describe('OpenAIEmbedder retries', () => {
   it('reports a network error when nothing listens', async () => {
     const url = fake.url;
     await fake.close();
-    const err = await new OpenAIEmbedder({ baseUrl: url, model: 'm', dimensions: 8, maxRetries: 1, retryBaseDelayMs: 1 })
+    const err = await new OpenAIEmbedder({
+      baseUrl: url,
+      model: 'm',
+      dimensions: 8,
+      maxRetries: 1,
+      retryBaseDelayMs: 1,
+    })
       .embed(['x'])
       .catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/failed after 2 attempts: network error \(ECONNREFUSED\)/);
@@ -194,7 +210,12 @@ describe('OpenAIEmbedder errors', () => {
   it('surfaces a 400 with the server message, without retrying', async () => {
     fake.failNext(1, {
       status: 400,
-      body: { error: { message: "This model's maximum context length is 8192 tokens", type: 'invalid_request_error' } },
+      body: {
+        error: {
+          message: "This model's maximum context length is 8192 tokens",
+          type: 'invalid_request_error',
+        },
+      },
     });
     await expect(embedder().embed(['x'])).rejects.toThrow(
       `Embeddings request to ${fake.url}/embeddings failed with status 400 This model's maximum context length is 8192 tokens`,
@@ -220,9 +241,36 @@ describe('OpenAIEmbedder errors', () => {
   it.each([
     ['no data', { object: 'list' }, /no "data" array/],
     ['too few vectors', { data: [{ index: 0, embedding: [1, 0] }] }, /1 embeddings for 2 inputs/],
-    ['repeated index', { data: [{ index: 0, embedding: [1, 0] }, { index: 0, embedding: [0, 1] }] }, /repeated index 0/],
-    ['strings', { data: [{ index: 0, embedding: ['a', 'b'] }, { index: 1, embedding: [0, 1] }] }, /not an array of numbers/],
-    ['zero vector', { data: [{ index: 0, embedding: [0, 0] }, { index: 1, embedding: [0, 1] }] }, /all zeros/],
+    [
+      'repeated index',
+      {
+        data: [
+          { index: 0, embedding: [1, 0] },
+          { index: 0, embedding: [0, 1] },
+        ],
+      },
+      /repeated index 0/,
+    ],
+    [
+      'strings',
+      {
+        data: [
+          { index: 0, embedding: ['a', 'b'] },
+          { index: 1, embedding: [0, 1] },
+        ],
+      },
+      /not an array of numbers/,
+    ],
+    [
+      'zero vector',
+      {
+        data: [
+          { index: 0, embedding: [0, 0] },
+          { index: 1, embedding: [0, 1] },
+        ],
+      },
+      /all zeros/,
+    ],
   ])('rejects a malformed answer: %s', async (_name, body, message) => {
     fake.failNext(1, { status: 200, body });
     await expect(embedder({ dimensions: 2 }).embed(['a', 'b'])).rejects.toThrow(message);
@@ -232,7 +280,9 @@ describe('OpenAIEmbedder errors', () => {
     const v = [3, 4];
     const b64 = Buffer.from(new Float32Array(v).buffer).toString('base64');
     fake.failNext(1, { status: 200, body: { data: [{ index: 0, embedding: b64 }] } });
-    expect(await embedder({ dimensions: 2 }).embed(['a'])).toEqual([[expect.closeTo(0.6, 12), expect.closeTo(0.8, 12)]]);
+    expect(await embedder({ dimensions: 2 }).embed(['a'])).toEqual([
+      [expect.closeTo(0.6, 12), expect.closeTo(0.8, 12)],
+    ]);
   });
 });
 
@@ -242,7 +292,10 @@ describe('OpenAIEmbedder configuration', () => {
   it.each([
     [{ baseUrl: undefined }, /^EMBEDDINGS_BASE_URL is required for the "openai" embeddings provider/],
     [{ baseUrl: '  ' }, /^EMBEDDINGS_BASE_URL is required/],
-    [{ baseUrl: 'api.openai.com/v1' }, /^EMBEDDINGS_BASE_URL must be an http\(s\) URL .*got "api.openai.com\/v1"/],
+    [
+      { baseUrl: 'api.openai.com/v1' },
+      /^EMBEDDINGS_BASE_URL must be an http\(s\) URL .*got "api.openai.com\/v1"/,
+    ],
     [{ baseUrl: 'ftp://example.com/v1' }, /^EMBEDDINGS_BASE_URL must be an http\(s\) URL/],
     [{ baseUrl: 'https://api.openai.com/v1/embeddings' }, /^EMBEDDINGS_BASE_URL is the API root/],
     [{ model: undefined }, /^EMBEDDINGS_MODEL is required/],
@@ -258,7 +311,11 @@ describe('OpenAIEmbedder configuration', () => {
   });
 
   it('accepts a trailing slash, trims the model and reports its endpoint', () => {
-    const e = new OpenAIEmbedder({ ...base, baseUrl: 'http://localhost:11434/v1/', model: ' nomic-embed-text ' });
+    const e = new OpenAIEmbedder({
+      ...base,
+      baseUrl: 'http://localhost:11434/v1/',
+      model: ' nomic-embed-text ',
+    });
     expect(e.endpoint).toBe('http://localhost:11434/v1/embeddings');
     expect(e.model).toBe('nomic-embed-text');
     expect(e.dimensions).toBe(384);
@@ -282,13 +339,20 @@ describe('fake OpenAI server: chat completions', () => {
     const res = await fetch(`${fake.url}/chat/completions`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Summarise this meeting' }] }),
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'Summarise this meeting' }],
+      }),
     });
     expect(res.status).toBe(200);
     const json = (await res.json()) as { choices: { message: { content: string } }[]; usage: unknown };
     expect(JSON.parse(json.choices[0]!.message.content)).toEqual({ title: 'Re: 1 messages' });
     expect(json.usage).toMatchObject({ prompt_tokens: 3 });
-    expect(fake.requests[0]).toMatchObject({ path: '/v1/chat/completions', status: 200, body: { model: 'gpt-4o-mini' } });
+    expect(fake.requests[0]).toMatchObject({
+      path: '/v1/chat/completions',
+      status: 200,
+      body: { model: 'gpt-4o-mini' },
+    });
   });
 
   it('fails the first requests of one route only', async () => {

@@ -63,10 +63,14 @@ function endpointOf(baseUrl: string | undefined): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new EmbeddingsError(`EMBEDDINGS_BASE_URL must be an http(s) URL such as https://api.openai.com/v1, got "${raw}"`);
+    throw new EmbeddingsError(
+      `EMBEDDINGS_BASE_URL must be an http(s) URL such as https://api.openai.com/v1, got "${raw}"`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new EmbeddingsError(`EMBEDDINGS_BASE_URL must be an http(s) URL such as https://api.openai.com/v1, got "${raw}"`);
+    throw new EmbeddingsError(
+      `EMBEDDINGS_BASE_URL must be an http(s) URL such as https://api.openai.com/v1, got "${raw}"`,
+    );
   }
   const path = url.pathname.replace(/\/+$/, '');
   if (/\/embeddings$/.test(path)) {
@@ -106,7 +110,11 @@ function serverMessageOf(body: string): string {
     if (json && typeof json === 'object') {
       const { error, message } = json as { error?: unknown; message?: unknown };
       if (typeof error === 'string') return error;
-      if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') {
+      if (
+        error &&
+        typeof error === 'object' &&
+        typeof (error as { message?: unknown }).message === 'string'
+      ) {
         return (error as { message: string }).message;
       }
       if (typeof message === 'string') return message;
@@ -167,7 +175,12 @@ export class OpenAIEmbedder implements EmbeddingProvider {
       );
     }
     this.model = model;
-    this.dimensions = requireInteger('EMBEDDINGS_DIMENSIONS (the embedding dimension)', options.dimensions, 1, 65_536);
+    this.dimensions = requireInteger(
+      'EMBEDDINGS_DIMENSIONS (the embedding dimension)',
+      options.dimensions,
+      1,
+      65_536,
+    );
     this.apiKey = options.apiKey?.trim() || undefined;
     this.batchSize = requireInteger('Embeddings batchSize', options.batchSize ?? 96, 1, MAX_BATCH);
     this.maxRetries = requireInteger('Embeddings maxRetries', options.maxRetries ?? 5, 0, 100);
@@ -176,7 +189,8 @@ export class OpenAIEmbedder implements EmbeddingProvider {
     this.maxRetryDelayMs = requireInteger('Embeddings maxRetryDelayMs', options.maxRetryDelayMs ?? 30_000, 0);
     this.sendDimensions = options.sendDimensions ?? true;
     const f = options.fetch ?? globalThis.fetch;
-    if (typeof f !== 'function') throw new EmbeddingsError('No fetch implementation available for the embeddings provider');
+    if (typeof f !== 'function')
+      throw new EmbeddingsError('No fetch implementation available for the embeddings provider');
     this.fetch = f;
   }
 
@@ -192,7 +206,11 @@ export class OpenAIEmbedder implements EmbeddingProvider {
     return out;
   }
 
-  private async embedBatch(batch: string[], offset: number, signal: AbortSignal | undefined): Promise<number[][]> {
+  private async embedBatch(
+    batch: string[],
+    offset: number,
+    signal: AbortSignal | undefined,
+  ): Promise<number[][]> {
     // OpenAI rejects empty strings; a space embeds as "nothing said".
     const input = batch.map((t) => (t.trim() === '' ? ' ' : t));
     const body = JSON.stringify({
@@ -225,7 +243,10 @@ export class OpenAIEmbedder implements EmbeddingProvider {
   private async post(body: string, signal: AbortSignal | undefined): Promise<unknown> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      Accept: 'application/json',
+    };
     if (this.apiKey) headers.Authorization = `Bearer ${this.apiKey}`;
     let status: number;
     let text: string;
@@ -238,7 +259,9 @@ export class OpenAIEmbedder implements EmbeddingProvider {
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
       if (timeout.aborted) {
-        throw new RetryableError(`no answer within ${this.timeoutMs} ms`, undefined, undefined, { cause: err });
+        throw new RetryableError(`no answer within ${this.timeoutMs} ms`, undefined, undefined, {
+          cause: err,
+        });
       }
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       const detail = cause?.code ?? cause?.message ?? (err as Error).message;
@@ -255,7 +278,8 @@ export class OpenAIEmbedder implements EmbeddingProvider {
       }
     }
     const message = `${status} ${serverMessageOf(text)}`;
-    if (status === 429 || status >= 500) throw new RetryableError(message, status, retryAfterMsOf(responseHeaders));
+    if (status === 429 || status >= 500)
+      throw new RetryableError(message, status, retryAfterMsOf(responseHeaders));
     throw new EmbeddingsError(
       `Embeddings request to ${this.endpoint} failed with status ${message}${hintFor(status)}`,
       status,
@@ -271,7 +295,13 @@ export class OpenAIEmbedder implements EmbeddingProvider {
     const out = new Array<number[] | undefined>(expected);
     data.forEach((item: unknown, position) => {
       const { index = position, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
-      if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= expected || out[index]) {
+      if (
+        typeof index !== 'number' ||
+        !Number.isInteger(index) ||
+        index < 0 ||
+        index >= expected ||
+        out[index]
+      ) {
         throw bad(`invalid or repeated index ${JSON.stringify(index)}`);
       }
       const vector = typeof embedding === 'string' ? decodeBase64Floats(embedding) : embedding;

@@ -21,13 +21,34 @@ const norm = (a: number[]) => Math.sqrt(dot(a, a));
 
 // Pairs that mean the same and share no content word (after the local tokenizer's stemming).
 const PARAPHRASES: [string, string][] = [
-  ['The car would not start this morning, so I came in late.', 'My automobile broke down before work and I arrived behind schedule.'],
-  ['We have to cut spending on cloud servers by a fifth next quarter.', 'Hosting costs must drop twenty percent in the coming three months.'],
-  ['Two new engineers join the backend team on Monday.', 'A pair of developers start with the server-side group next week.'],
-  ['The customer is unhappy and threatens to cancel their subscription.', 'An angry client says they might stop paying for the service.'],
-  ['Please book flights and a hotel for the Berlin conference.', 'Reserve plane tickets and lodging for the trip to the German event.'],
-  ['Our website went down for an hour after the deployment.', 'The site was offline sixty minutes following the release.'],
-  ['Marketing wants a bigger budget for advertising on social media.', 'The promotion team asks for more money to run ads on Facebook and Instagram.'],
+  [
+    'The car would not start this morning, so I came in late.',
+    'My automobile broke down before work and I arrived behind schedule.',
+  ],
+  [
+    'We have to cut spending on cloud servers by a fifth next quarter.',
+    'Hosting costs must drop twenty percent in the coming three months.',
+  ],
+  [
+    'Two new engineers join the backend team on Monday.',
+    'A pair of developers start with the server-side group next week.',
+  ],
+  [
+    'The customer is unhappy and threatens to cancel their subscription.',
+    'An angry client says they might stop paying for the service.',
+  ],
+  [
+    'Please book flights and a hotel for the Berlin conference.',
+    'Reserve plane tickets and lodging for the trip to the German event.',
+  ],
+  [
+    'Our website went down for an hour after the deployment.',
+    'The site was offline sixty minutes following the release.',
+  ],
+  [
+    'Marketing wants a bigger budget for advertising on social media.',
+    'The promotion team asks for more money to run ads on Facebook and Instagram.',
+  ],
   ['The printer on the third floor is jammed again.', 'The copier upstairs keeps getting paper stuck.'],
 ];
 
@@ -37,7 +58,10 @@ async function nearestIsParaphrase(embedder: { embed(t: string[]): Promise<numbe
   const b = await embedder.embed(PARAPHRASES.map((p) => p[1]));
   return PARAPHRASES.filter((_, i) => {
     const own = dot(a[i]!, b[i]!);
-    const others = [...a.filter((_, j) => j !== i).map((v) => dot(v, b[i]!)), ...b.filter((_, j) => j !== i).map((v) => dot(a[i]!, v))];
+    const others = [
+      ...a.filter((_, j) => j !== i).map((v) => dot(v, b[i]!)),
+      ...b.filter((_, j) => j !== i).map((v) => dot(a[i]!, v)),
+    ];
     return others.every((o) => own > o);
   }).length;
 }
@@ -71,14 +95,31 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
       try { net.connect(9, '127.0.0.1'); } catch {}
       console.log(JSON.stringify({ during, control: attempts.slice(during.length), afterImport, afterEmbed, lengths: vectors.map((v) => v.length) }));
     `;
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, path.join(import.meta.dirname, 'semantic-embedder.ts')], {
-      cwd: path.join(import.meta.dirname, '../..'),
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        script,
+        path.join(import.meta.dirname, 'semantic-embedder.ts'),
+      ],
+      {
+        cwd: path.join(import.meta.dirname, '../..'),
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(child.status, child.stderr).toBe(0);
     const result = JSON.parse(child.stdout.trim().split('\n').at(-1)!);
-    expect(result).toEqual({ during: [], control: ['net.Socket.connect'], afterImport: 0, afterEmbed: 3, lengths: [768, 768] });
+    expect(result).toEqual({
+      during: [],
+      control: ['net.Socket.connect'],
+      afterImport: 0,
+      afterEmbed: 3,
+      lengths: [768, 768],
+    });
   });
 
   it('issue 13: a paraphrase that shares no word is the nearest text, where the lexical embedder finds almost none', async () => {
@@ -96,7 +137,9 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
     const a = await e.embed(PARAPHRASES.map((p) => p[0]));
     const b = await e.embed(PARAPHRASES.map((p) => p[1]));
     const related = PARAPHRASES.map((_, i) => dot(a[i]!, b[i]!));
-    const unrelated = PARAPHRASES.flatMap((_, i) => PARAPHRASES.map((__, j) => (i === j ? null : dot(a[i]!, b[j]!)))).filter((x) => x !== null);
+    const unrelated = PARAPHRASES.flatMap((_, i) =>
+      PARAPHRASES.map((__, j) => (i === j ? null : dot(a[i]!, b[j]!))),
+    ).filter((x) => x !== null);
     const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
     expect(Math.min(...related)).toBeGreaterThan(mean(unrelated));
     expect(mean(related)).toBeGreaterThan(mean(unrelated) + 0.25);
@@ -117,7 +160,8 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
       const hp = await hybrid.embed(passages);
       const mp = await meaning.embed(passages);
       hp.forEach((v, i) => {
-        const expected = 0.85 * dot(mq!, mp[i]!) + 0.15 * dot(embedLocal(q, 256), embedLocal(passages[i]!, 256));
+        const expected =
+          0.85 * dot(mq!, mp[i]!) + 0.15 * dot(embedLocal(q, 256), embedLocal(passages[i]!, 256));
         expect(dot(hq!, v)).toBeCloseTo(expected, 9);
       });
       const scores = hp.map((v) => dot(hq!, v));
@@ -140,7 +184,17 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
 
   it('D19: one unit-length vector per text, in order, for every kind of input', async () => {
     const long = PARAPHRASES.flat().join(' ').repeat(40); // ≈ 40,000 characters: cut into pieces, then capped
-    const texts = ['x', '40k', 'Überprüfung der Zahlen', '日本語のテキスト', '😀🎉', 'lone \ud800 surrogate', 'a\u0000b', long, ...PARAPHRASES[0]!];
+    const texts = [
+      'x',
+      '40k',
+      'Überprüfung der Zahlen',
+      '日本語のテキスト',
+      '😀🎉',
+      'lone \ud800 surrogate',
+      'a\u0000b',
+      long,
+      ...PARAPHRASES[0]!,
+    ];
     for (const dimensions of [512, 768, 896]) {
       const vs = await new SemanticEmbedder({ dimensions }).embed(texts);
       expect(vs).toHaveLength(texts.length);
@@ -175,7 +229,11 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
 
     const e = new SemanticEmbedder({ dimensions: 512 });
     const head = text.slice(0, SEMANTIC_MAX_INPUT_CHARS);
-    const [capped, full, other] = await e.embed([head, text, `${head.slice(0, 10_000)} something else entirely about the weather`]);
+    const [capped, full, other] = await e.embed([
+      head,
+      text,
+      `${head.slice(0, 10_000)} something else entirely about the weather`,
+    ]);
     expect(full).toEqual(capped);
     expect(other).not.toEqual(capped);
   });
@@ -183,7 +241,9 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
   it('D19: names its model after what shapes the vectors; rejects dimensions below 512 and a bad lexical weight', () => {
     expect(new SemanticEmbedder({ dimensions: 512 }).model).toBe('use-lite-v1');
     expect(new SemanticEmbedder({ dimensions: 768 }).model).toBe('use-lite-v1+local-lexical-v1@0.15');
-    expect(new SemanticEmbedder({ dimensions: 768, lexicalWeight: 0.2 }).model).toBe('use-lite-v1+local-lexical-v1@0.2');
+    expect(new SemanticEmbedder({ dimensions: 768, lexicalWeight: 0.2 }).model).toBe(
+      'use-lite-v1+local-lexical-v1@0.2',
+    );
     expect(new SemanticEmbedder().dimensions).toBe(768);
     for (const dimensions of [384, 511, 512.5, Number.NaN, 70_000]) {
       expect(() => new SemanticEmbedder({ dimensions })).toThrow(/at least|from 512/);
@@ -212,7 +272,9 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
     const e = new SemanticEmbedder({ dimensions: 512, load });
     const failure = await e.embed(['hello']).catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(SemanticModelLoadError);
-    expect((failure as Error).message).toMatch(/@energetic-ai\/model-embeddings-en.*npm ci.*EMBEDDINGS_PROVIDER=local/s);
+    expect((failure as Error).message).toMatch(
+      /@energetic-ai\/model-embeddings-en.*npm ci.*EMBEDDINGS_PROVIDER=local/s,
+    );
     await expect(e.warmUp()).rejects.toBeInstanceOf(SemanticModelLoadError);
     expect(calls).toBe(2);
   });
@@ -220,16 +282,23 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
 
 describe('EMBEDDINGS_PROVIDER=semantic (issue 13, D19, D21)', () => {
   it('D21: needs at least 512 dimensions, with a message that says what to set', () => {
-    expect(() => parseEnv({ EMBEDDINGS_PROVIDER: 'semantic', EMBEDDINGS_DIMENSIONS: '511' })).toThrow(EnvError);
+    expect(() => parseEnv({ EMBEDDINGS_PROVIDER: 'semantic', EMBEDDINGS_DIMENSIONS: '511' })).toThrow(
+      EnvError,
+    );
     expect(() => parseEnv({ EMBEDDINGS_PROVIDER: 'semantic', EMBEDDINGS_DIMENSIONS: '384' })).toThrow(
       /EMBEDDINGS_PROVIDER=semantic needs EMBEDDINGS_DIMENSIONS of at least 512 \(768 recommended.*npm run reindex.*EMBEDDINGS_PROVIDER=local/,
     );
-    expect(parseEnv({ EMBEDDINGS_PROVIDER: 'semantic', EMBEDDINGS_DIMENSIONS: '512' }).EMBEDDINGS_DIMENSIONS).toBe(512);
+    expect(
+      parseEnv({ EMBEDDINGS_PROVIDER: 'semantic', EMBEDDINGS_DIMENSIONS: '512' }).EMBEDDINGS_DIMENSIONS,
+    ).toBe(512);
   });
 
   it('issue 13 (supersedes D19\'s "384 unless configured" for the default): semantic at 768 with no configuration; local keeps 384', () => {
     expect(parseEnv({})).toMatchObject({ EMBEDDINGS_PROVIDER: 'semantic', EMBEDDINGS_DIMENSIONS: 768 });
-    expect(parseEnv({ EMBEDDINGS_PROVIDER: '' })).toMatchObject({ EMBEDDINGS_PROVIDER: 'semantic', EMBEDDINGS_DIMENSIONS: 768 });
+    expect(parseEnv({ EMBEDDINGS_PROVIDER: '' })).toMatchObject({
+      EMBEDDINGS_PROVIDER: 'semantic',
+      EMBEDDINGS_DIMENSIONS: 768,
+    });
     expect(parseEnv({ EMBEDDINGS_PROVIDER: 'semantic' }).EMBEDDINGS_DIMENSIONS).toBe(768);
     expect(parseEnv({ EMBEDDINGS_PROVIDER: 'local' }).EMBEDDINGS_DIMENSIONS).toBe(384);
     expect(parseEnv({ EMBEDDINGS_DIMENSIONS: '1024' }).EMBEDDINGS_DIMENSIONS).toBe(1024);
@@ -237,7 +306,9 @@ describe('EMBEDDINGS_PROVIDER=semantic (issue 13, D19, D21)', () => {
   });
 
   it('D19: createServices builds the semantic embedder at the configured dimension; it embeds in the background, not inline', () => {
-    const { embedder } = createServices(parseEnv({ EMBEDDINGS_PROVIDER: 'semantic', EMBEDDINGS_DIMENSIONS: '768' }));
+    const { embedder } = createServices(
+      parseEnv({ EMBEDDINGS_PROVIDER: 'semantic', EMBEDDINGS_DIMENSIONS: '768' }),
+    );
     expect(embedder).toBeInstanceOf(SemanticEmbedder);
     expect(embedder.dimensions).toBe(768);
     expect(embedder.model).toBe('use-lite-v1+local-lexical-v1@0.15');

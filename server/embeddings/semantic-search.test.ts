@@ -20,7 +20,10 @@ let key: string;
 const ids = new Map<string, string>();
 
 beforeAll(async () => {
-  app = await startTestApp({ env: { EMBEDDINGS_PROVIDER: 'semantic', EMBEDDINGS_DIMENSIONS: '768' }, worker: true });
+  app = await startTestApp({
+    env: { EMBEDDINGS_PROVIDER: 'semantic', EMBEDDINGS_DIMENSIONS: '768' },
+    worker: true,
+  });
   // What `npm run reindex` does when the configured dimension differs from the database's.
   await changeDimensions(app.db, 768);
   await ensureVectorIndexes(app.db);
@@ -28,7 +31,13 @@ beforeAll(async () => {
   for (const m of meetingsUsed) {
     ids.set(
       m.title!,
-      await app.recordNote(key, { title: m.title, platform: m.platform, language: m.language, segments: m.segments, ...(m.summary && { summary: m.summary }) }),
+      await app.recordNote(key, {
+        title: m.title,
+        platform: m.platform,
+        language: m.language,
+        segments: m.segments,
+        ...(m.summary && { summary: m.summary }),
+      }),
     );
   }
   await embeddedInBackground(meetingsUsed.length, meetingsUsed.filter((m) => m.summary).length);
@@ -50,12 +59,16 @@ async function embeddedInBackground(transcripts: number, summaries: number) {
                  (select count(*) from meetings where summary_embedding_model = ${MODEL})::int as summaries`,
     );
     if (row?.transcripts === transcripts && row.summaries === summaries) return;
-    if (Date.now() > deadline) throw new Error(`the worker embedded ${JSON.stringify(row)} of ${transcripts} transcripts and ${summaries} summaries`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `the worker embedded ${JSON.stringify(row)} of ${transcripts} transcripts and ${summaries} summaries`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
-const search = (q: string, form: 'A' | 'B' = 'A') => app.request(`/v1/notes/search?q=${encodeURIComponent(q)}&limit=5`, { key, form });
+const search = (q: string, form: 'A' | 'B' = 'A') =>
+  app.request(`/v1/notes/search?q=${encodeURIComponent(q)}&limit=5`, { key, form });
 
 /** The query shares no content stem with any segment of the meeting it must find. */
 function sharesNoStem(q: string, title: string) {
@@ -67,7 +80,10 @@ function sharesNoStem(q: string, title: string) {
 describe('semantic search through /v1/notes/search (issue 13, D7, D19)', () => {
   it('D19: every passage vector is 768-dimensional and records the semantic model', async () => {
     expect(await storedDimensions(app.db)).toBe(768);
-    const rows = await queryRows<{ model: string; n: number }>(app.db, sql`select model, count(*)::int as n from passages group by model`);
+    const rows = await queryRows<{ model: string; n: number }>(
+      app.db,
+      sql`select model, count(*)::int as n from passages group by model`,
+    );
     expect(rows).toEqual([{ model: MODEL, n: expect.any(Number) }]);
   });
 

@@ -58,7 +58,10 @@ export function foldWord(word: string): string {
 }
 
 function wordsOf(list: string): string[] {
-  return list.split(/\s+/).filter((w) => w.length > 0).map(foldWord);
+  return list
+    .split(/\s+/)
+    .filter((w) => w.length > 0)
+    .map(foldWord);
 }
 
 export const STOP_WORDS: ReadonlySet<string> = new Set([

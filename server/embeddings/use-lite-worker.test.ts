@@ -24,10 +24,16 @@ describe('USE-lite on a worker thread (issue 13, D19)', () => {
     expect(alone.map(([v]) => v)).toEqual(expected);
   });
 
-  it('issue 13: the service\'s default embedder is the semantic one on the worker thread', async () => {
+  it("issue 13: the service's default embedder is the semantic one on the worker thread", async () => {
     const { embedder } = createServices(parseEnv({}));
     expect(embedder).toBeInstanceOf(SemanticEmbedder);
     const [v] = await embedder.embed(['The Postgres failover took eleven minutes.']);
-    expect(v).toEqual((await new SemanticEmbedder({ dimensions: 768, load: loadUseLite }).embed(['The Postgres failover took eleven minutes.']))[0]);
+    expect(v).toEqual(
+      (
+        await new SemanticEmbedder({ dimensions: 768, load: loadUseLite }).embed([
+          'The Postgres failover took eleven minutes.',
+        ])
+      )[0],
+    );
   });
 });

@@ -71,7 +71,9 @@ async function startThread(): Promise<Thread> {
   try {
     await new Promise<void>((resolve, reject) => {
       worker.once('error', reject);
-      worker.once('message', (m: Reply) => (m.ready ? resolve() : reject(new Error(m.loadError ?? 'the model thread did not start'))));
+      worker.once('message', (m: Reply) =>
+        m.ready ? resolve() : reject(new Error(m.loadError ?? 'the model thread did not start')),
+      );
     });
   } catch (err) {
     await worker.terminate();

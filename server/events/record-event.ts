@@ -13,7 +13,13 @@ export interface EventData {
   duration_seconds: number | null;
   started_at: string;
   ended_at: string | null;
-  transcript: { sequence: number; speaker: string; content: string; start_time: number; end_time: number | null }[];
+  transcript: {
+    sequence: number;
+    speaker: string;
+    content: string;
+    start_time: number;
+    end_time: number | null;
+  }[];
   summary: Summary | null;
 }
 
@@ -27,7 +33,11 @@ export interface EventSubject {
   durationSeconds: number | null;
 }
 
-export function buildEventData(meeting: EventSubject, transcript: Segment[], summary: Summary | null): EventData {
+export function buildEventData(
+  meeting: EventSubject,
+  transcript: Segment[],
+  summary: Summary | null,
+): EventData {
   return {
     id: meeting.id,
     title: meeting.title,
@@ -52,7 +62,13 @@ export function buildEventData(meeting: EventSubject, transcript: Segment[], sum
  */
 export async function recordEvent(
   tx: Queryable,
-  input: { type: EventType; meeting: EventSubject; transcript?: Segment[]; summary?: Summary | null; at?: Date },
+  input: {
+    type: EventType;
+    meeting: EventSubject;
+    transcript?: Segment[];
+    summary?: Summary | null;
+    at?: Date;
+  },
 ): Promise<string> {
   const event = {
     id: randomUUID(),

@@ -35,7 +35,12 @@ export function createAppHandlers(deps: AppDeps): AppHandlers {
     v1: createV1Handler(deps),
     recorder: createRecorderHandler(deps),
     openapi: createOpenApiDocumentHandler(),
-    cron: createCronHandler({ ...deps, cronSecret: deps.cron.secret, openWithoutSecret: deps.cron.openWithoutSecret, budgetMs: deps.cron.budgetMs }),
+    cron: createCronHandler({
+      ...deps,
+      cronSecret: deps.cron.secret,
+      openWithoutSecret: deps.cron.openWithoutSecret,
+      budgetMs: deps.cron.budgetMs,
+    }),
     trpc: createTrpcHandler({ getDatabase: deps.getDatabase, services: deps.services, auth }),
     auth: createAuthHandler({ getDatabase: deps.getDatabase, settings: auth }),
   };

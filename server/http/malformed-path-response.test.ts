@@ -4,17 +4,28 @@ import { hasMalformedPathEncoding, malformedPathResponse } from './malformed-pat
 // Issue 8 (f): what Next's proxy answers for an API path whose percent-encoding does not decode
 // (Next itself would fail decoding the route's parameters with a bare plain-text 500).
 
-const request = (path: string, headers: Record<string, string> = {}) => new Request(`http://localhost${path}`, { headers });
+const request = (path: string, headers: Record<string, string> = {}) =>
+  new Request(`http://localhost${path}`, { headers });
 
 describe('hasMalformedPathEncoding (issue 8 (f))', () => {
-  it.each(['/v1/notes/%FF', '/v1/%', '/v1/notes/%zz', '/v1/notes/%E0%A4%A', '/v1/notes/%C0%80', '/v1/notes/%ED%A0%80', '/x/%F4%90%80%80'])(
-    'issue 8 (f): %s does not decode',
-    (path) => expect(hasMalformedPathEncoding(path)).toBe(true),
-  );
+  it.each([
+    '/v1/notes/%FF',
+    '/v1/%',
+    '/v1/notes/%zz',
+    '/v1/notes/%E0%A4%A',
+    '/v1/notes/%C0%80',
+    '/v1/notes/%ED%A0%80',
+    '/x/%F4%90%80%80',
+  ])('issue 8 (f): %s does not decode', (path) => expect(hasMalformedPathEncoding(path)).toBe(true));
 
-  it.each(['/v1/notes', '/v1/notes/%41bc', '/v1/notes/caf%C3%A9', '/v1/notes/%25FF', '/', '/v1/notes/%F0%9F%98%80'])('issue 8 (f): %s decodes', (path) =>
-    expect(hasMalformedPathEncoding(path)).toBe(false),
-  );
+  it.each([
+    '/v1/notes',
+    '/v1/notes/%41bc',
+    '/v1/notes/caf%C3%A9',
+    '/v1/notes/%25FF',
+    '/',
+    '/v1/notes/%F0%9F%98%80',
+  ])('issue 8 (f): %s decodes', (path) => expect(hasMalformedPathEncoding(path)).toBe(false));
 });
 
 describe('malformedPathResponse (issue 8 (f), D1, D2)', () => {
@@ -26,22 +37,49 @@ describe('malformedPathResponse (issue 8 (f), D1, D2)', () => {
   });
 
   it.each([
-    ['/v1/notes/%FF', {}, { error: { code: 'invalid_request', message: 'The request path is not valid percent-encoded UTF-8' } }],
-    ['/v1/%', { 'x-api-form': 'A' }, { error: { code: 'invalid_request', message: 'The request path is not valid percent-encoded UTF-8' } }],
-    ['/v1/notes/%FF', { 'x-api-form': ' b ' }, { error: 'The request path is not valid percent-encoded UTF-8' }],
-    ['/v1/notes/%FF', { 'x-api-form': 'C' }, { error: { code: 'invalid_request', message: 'The request path is not valid percent-encoded UTF-8' } }],
-    ['/api/recorder/meetings/%FF/transcript', { 'x-api-form': 'B' }, { error: { code: 'invalid_request', message: 'The request path is not valid percent-encoded UTF-8' } }],
-  ])('issue 8 (f), D1: %s with %j → 400 in the surface\'s shape, X-Request-Id, no-store', async (path, headers, body) => {
-    const res = malformedPathResponse(request(path, headers))!;
-    expect(res.status).toBe(400);
-    expect(await res.json()).toEqual(body);
-    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(res.headers.get('cache-control')).toBe('no-store');
-  });
+    [
+      '/v1/notes/%FF',
+      {},
+      { error: { code: 'invalid_request', message: 'The request path is not valid percent-encoded UTF-8' } },
+    ],
+    [
+      '/v1/%',
+      { 'x-api-form': 'A' },
+      { error: { code: 'invalid_request', message: 'The request path is not valid percent-encoded UTF-8' } },
+    ],
+    [
+      '/v1/notes/%FF',
+      { 'x-api-form': ' b ' },
+      { error: 'The request path is not valid percent-encoded UTF-8' },
+    ],
+    [
+      '/v1/notes/%FF',
+      { 'x-api-form': 'C' },
+      { error: { code: 'invalid_request', message: 'The request path is not valid percent-encoded UTF-8' } },
+    ],
+    [
+      '/api/recorder/meetings/%FF/transcript',
+      { 'x-api-form': 'B' },
+      { error: { code: 'invalid_request', message: 'The request path is not valid percent-encoded UTF-8' } },
+    ],
+  ])(
+    "issue 8 (f), D1: %s with %j → 400 in the surface's shape, X-Request-Id, no-store",
+    async (path, headers, body) => {
+      const res = malformedPathResponse(request(path, headers))!;
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual(body);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('x-request-id')).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    },
+  );
 
   it('issue 8 (f): every answer has its own request id', () => {
-    const ids = new Set(Array.from({ length: 5 }, () => malformedPathResponse(request('/v1/%FF'))!.headers.get('x-request-id')));
+    const ids = new Set(
+      Array.from({ length: 5 }, () => malformedPathResponse(request('/v1/%FF'))!.headers.get('x-request-id')),
+    );
     expect(ids.size).toBe(5);
   });
 });

@@ -19,7 +19,8 @@ export function hasMalformedPathEncoding(pathname: string): boolean {
   return false;
 }
 
-export const malformedPathError = () => new AppError('invalid_request', 'The request path is not valid percent-encoded UTF-8');
+export const malformedPathError = () =>
+  new AppError('invalid_request', 'The request path is not valid percent-encoded UTF-8');
 
 // Each form's error format, checked by the compiler: a form added to FormName must be added here.
 const PRESENT_ERROR: Record<FormName, typeof presentErrorA> = { A: presentErrorA, B: presentErrorB };
@@ -33,7 +34,8 @@ function formBeforeKey(request: Request): FormName {
   }
 }
 
-const underPrefix = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
+const underPrefix = (pathname: string, prefix: string) =>
+  pathname === prefix || pathname.startsWith(`${prefix}/`);
 
 /**
  * D2, issue 8 (f): Next decodes a route's path parameters before our route handler runs, and a

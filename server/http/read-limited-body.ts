@@ -15,7 +15,8 @@ export type LimitedBody = { ok: true; bytes: Uint8Array } | { ok: false; reason:
  */
 export async function readLimitedBody(request: Request, maxBytes: number): Promise<LimitedBody> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) return { ok: false, reason: 'too-large' };
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes)
+    return { ok: false, reason: 'too-large' };
   if (!request.body) return { ok: true, bytes: new Uint8Array(0) };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

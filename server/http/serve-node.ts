@@ -26,7 +26,11 @@ export async function serveNode(
       // The body streams in as the handler reads it, as under `next start` (which hands the
       // request itself to undici the same way), so a handler's body cap works on the real path.
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-      const request = new Request(url, { method: req.method, headers, ...(hasBody && { body: req as unknown as ReadableStream, duplex: 'half' }) } as RequestInit);
+      const request = new Request(url, {
+        method: req.method,
+        headers,
+        ...(hasBody && { body: req as unknown as ReadableStream, duplex: 'half' }),
+      } as RequestInit);
       const response = await handler(request);
       const out: Record<string, string | string[]> = {};
       response.headers.forEach((value, key) => {

@@ -26,13 +26,20 @@ export function createCronHandler(deps: {
     const allowed = deps.cronSecret ? sameSecret(auth, `Bearer ${deps.cronSecret}`) : deps.openWithoutSecret;
     if (!allowed) {
       return Response.json(
-        { error: deps.cronSecret ? 'Missing or wrong Authorization: Bearer <CRON_SECRET>' : 'Set CRON_SECRET to call this route' },
+        {
+          error: deps.cronSecret
+            ? 'Missing or wrong Authorization: Bearer <CRON_SECRET>'
+            : 'Set CRON_SECRET to call this route',
+        },
         { status: 401 },
       );
     }
     const started = Date.now();
     const { db } = await deps.getDatabase();
-    const counts = await runDueWork(db, deps.services, { budgetMs: deps.budgetMs ?? CRON_BUDGET_MS, waitForDue: true });
+    const counts = await runDueWork(db, deps.services, {
+      budgetMs: deps.budgetMs ?? CRON_BUDGET_MS,
+      waitForDue: true,
+    });
     return Response.json({ ...counts, duration_ms: Date.now() - started });
   };
 }

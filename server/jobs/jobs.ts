@@ -19,7 +19,9 @@ export async function enqueueJob(
 
 /** Drops queued jobs of a kind for a meeting (e.g. a summary arrived before one was generated). */
 export async function cancelJobs(tx: Queryable, meetingId: string, kind: JobKind): Promise<void> {
-  await tx.delete(jobs).where(and(eq(jobs.meetingId, meetingId), eq(jobs.kind, kind), isNull(jobs.lockedUntil)));
+  await tx
+    .delete(jobs)
+    .where(and(eq(jobs.meetingId, meetingId), eq(jobs.kind, kind), isNull(jobs.lockedUntil)));
 }
 
 /**
@@ -61,7 +63,10 @@ export async function completeJob(db: Db, job: Job): Promise<void> {
 export async function failJob(db: Db, job: Job, error: unknown): Promise<'retry' | 'failed'> {
   const message = error instanceof Error ? error.message : String(error);
   if (job.attempts >= MAX_JOB_ATTEMPTS) {
-    await db.update(jobs).set({ failedAt: new Date(), lockedUntil: null, lastError: message }).where(eq(jobs.id, job.id));
+    await db
+      .update(jobs)
+      .set({ failedAt: new Date(), lockedUntil: null, lastError: message })
+      .where(eq(jobs.id, job.id));
     return 'failed';
   }
   const delayMs = 10_000 * 2 ** (job.attempts - 1);

@@ -32,7 +32,11 @@ const DELIVERY_COUNT: Record<AttemptOutcome, keyof WorkCounts | null> = {
  * may run at once. With waitForDue (the cron route, whose ticks are a minute apart) it also
  * waits for work that falls due within the budget, such as a 30-second retry.
  */
-export async function runDueWork(db: Db, services: Services, opts: { budgetMs: number; waitForDue?: boolean }): Promise<WorkCounts> {
+export async function runDueWork(
+  db: Db,
+  services: Services,
+  opts: { budgetMs: number; waitForDue?: boolean },
+): Promise<WorkCounts> {
   const deadline = Date.now() + opts.budgetMs;
   const counts: WorkCounts = {
     jobs_done: 0,
@@ -54,13 +58,22 @@ export async function runDueWork(db: Db, services: Services, opts: { budgetMs: n
       } catch (err) {
         const outcome = await failJob(db, job, err);
         counts[outcome === 'failed' ? 'jobs_failed' : 'jobs_retried']++;
-        log.warn('background job failed', { job: job.id, kind: job.kind, meeting: job.meetingId, attempt: job.attempts, outcome, err });
+        log.warn('background job failed', {
+          job: job.id,
+          kind: job.kind,
+          meeting: job.meetingId,
+          attempt: job.attempts,
+          outcome,
+          err,
+        });
       }
     }
 
     if (attempted === 0 && claimedJobs.length === 0) {
       if (!opts.waitForDue) break;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(IDLE_POLL_MS, Math.max(0, deadline - Date.now()))));
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.min(IDLE_POLL_MS, Math.max(0, deadline - Date.now()))),
+      );
     }
   }
   return counts;
@@ -71,7 +84,12 @@ export async function runDueWork(db: Db, services: Services, opts: { budgetMs: n
  * delivery as soon as its last one is done, so one endpoint that hangs until the time-out holds
  * up one lane, not a whole batch.
  */
-async function attemptDueDeliveries(db: Db, services: Services, deadline: number, counts: WorkCounts): Promise<number> {
+async function attemptDueDeliveries(
+  db: Db,
+  services: Services,
+  deadline: number,
+  counts: WorkCounts,
+): Promise<number> {
   let attempted = 0;
   const lane = async () => {
     while (Date.now() < deadline) {

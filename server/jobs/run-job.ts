@@ -11,7 +11,14 @@ import type { Job } from './jobs';
 export async function runJob(db: Db, services: Services, job: Job): Promise<void> {
   if (!job.meetingId) return;
   const [meeting] = await db
-    .select({ id: meetings.id, accountId: meetings.accountId, title: meetings.title, language: meetings.language, summary: meetings.summary, summaryText: meetings.summaryText })
+    .select({
+      id: meetings.id,
+      accountId: meetings.accountId,
+      title: meetings.title,
+      language: meetings.language,
+      summary: meetings.summary,
+      summaryText: meetings.summaryText,
+    })
     .from(meetings)
     .where(and(eq(meetings.id, job.meetingId), isNotNull(meetings.transcribedAt)));
   if (!meeting) return;
@@ -20,16 +27,31 @@ export async function runJob(db: Db, services: Services, job: Job): Promise<void
       await indexStoredTranscript(db, services.embedder, meeting);
       return;
     case 'embed_summary':
-      if (meeting.summary) await indexSummary(db, services.embedder, meeting.id, meeting.summary as Summary, meeting.summaryText);
+      if (meeting.summary)
+        await indexSummary(
+          db,
+          services.embedder,
+          meeting.id,
+          meeting.summary as Summary,
+          meeting.summaryText,
+        );
       return;
     case 'summarize': {
       if (meeting.summary) return; // the recorder sent one meanwhile
       const segments = await db
-        .select({ speaker: transcriptSegments.speaker, content: transcriptSegments.content, startTime: transcriptSegments.startTime })
+        .select({
+          speaker: transcriptSegments.speaker,
+          content: transcriptSegments.content,
+          startTime: transcriptSegments.startTime,
+        })
         .from(transcriptSegments)
         .where(eq(transcriptSegments.meetingId, meeting.id))
         .orderBy(asc(transcriptSegments.sequence));
-      const summary = await services.summarizer.summarize({ title: meeting.title, language: meeting.language, segments });
+      const summary = await services.summarizer.summarize({
+        title: meeting.title,
+        language: meeting.language,
+        segments,
+      });
       await storeSummary(db, services, meeting.accountId, meeting.id, { summary, onlyIfMissing: true });
       return;
     }

@@ -10,7 +10,9 @@ export async function getNoteOrThrow(db: Queryable, accountId: string, noteId: s
   const rows = await db
     .select(noteColumns)
     .from(meetings)
-    .where(and(eq(meetings.id, noteId), eq(meetings.accountId, accountId), isNotNull(meetings.transcribedAt)));
+    .where(
+      and(eq(meetings.id, noteId), eq(meetings.accountId, accountId), isNotNull(meetings.transcribedAt)),
+    );
   const [note] = await withTranscripts(db, rows);
   if (!note) throw notFound('Note');
   return note;

@@ -15,7 +15,10 @@ export interface ListNotesQuery {
 }
 
 export async function listNotes(db: Queryable, accountId: string, query: ListNotesQuery): Promise<NotePage> {
-  const conditions: (SQL | undefined)[] = [eq(meetings.accountId, accountId), isNotNull(meetings.transcribedAt)];
+  const conditions: (SQL | undefined)[] = [
+    eq(meetings.accountId, accountId),
+    isNotNull(meetings.transcribedAt),
+  ];
   if (query.platforms) conditions.push(inArray(meetings.platform, query.platforms));
   if (query.createdFrom) conditions.push(gte(meetings.createdAt, query.createdFrom));
   if (query.createdBefore) {

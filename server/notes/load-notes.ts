@@ -43,7 +43,13 @@ export async function withTranscripts(db: Queryable, rows: NoteRow[]): Promise<N
     const tuples = JSON.parse(segments) as [number, string, string, number, number | null][];
     byMeeting.set(
       meeting_id,
-      tuples.map(([sequence, speaker, content, startTime, endTime]) => ({ sequence, speaker, content, startTime, endTime })),
+      tuples.map(([sequence, speaker, content, startTime, endTime]) => ({
+        sequence,
+        speaker,
+        content,
+        startTime,
+        endTime,
+      })),
     );
   }
   return rows.map((r) => toNoteRecord(r, byMeeting.get(r.id) ?? []));

@@ -26,7 +26,8 @@ export type Summary = z.infer<typeof SummarySchema>;
 export function renderSummaryText(summary: Summary): string {
   const parts: string[] = [];
   if (summary.context) parts.push(summary.context);
-  if (summary.decisions.length) parts.push(`Decisions: ${summary.decisions.join('; ')}.`.replace(/\.\.$/, '.'));
+  if (summary.decisions.length)
+    parts.push(`Decisions: ${summary.decisions.join('; ')}.`.replace(/\.\.$/, '.'));
   if (summary.next_step) parts.push(`Next step: ${summary.next_step}`);
   return parts.join('\n\n');
 }

@@ -28,7 +28,11 @@ export interface RateLimitResult {
  * the check and the increment one atomic step, so concurrent requests on any number of
  * instances never let more than `limit` through, and a refused request is not counted (D14).
  */
-export async function consumeRateLimit(db: Queryable, window: RateLimitWindow, now = new Date()): Promise<RateLimitResult> {
+export async function consumeRateLimit(
+  db: Queryable,
+  window: RateLimitWindow,
+  now = new Date(),
+): Promise<RateLimitResult> {
   const rows = await queryRows<{ count: number }>(
     db,
     sql`insert into rate_limit_counters (bucket, window_start, count)
@@ -50,10 +54,16 @@ export async function consumeRateLimit(db: Queryable, window: RateLimitWindow, n
  * deadlock. The result describes the window that refused the request (of several, the one that
  * frees up last, so Retry-After is when a retry can pass), otherwise the first window given.
  */
-export async function consumeRateLimits(db: Queryable, windows: RateLimitWindow[], now = new Date()): Promise<RateLimitResult> {
+export async function consumeRateLimits(
+  db: Queryable,
+  windows: RateLimitWindow[],
+  now = new Date(),
+): Promise<RateLimitResult> {
   if (windows.length === 0) throw new Error('consumeRateLimits needs at least one window');
   if (windows.length === 1) return consumeRateLimit(db, windows[0]!, now);
-  const ordered = [...windows].sort((a, b) => (a.bucket === b.bucket ? a.start.getTime() - b.start.getTime() : a.bucket < b.bucket ? -1 : 1));
+  const ordered = [...windows].sort((a, b) =>
+    a.bucket === b.bucket ? a.start.getTime() - b.start.getTime() : a.bucket < b.bucket ? -1 : 1,
+  );
   const key = (bucket: string, start: Date | string) => `${bucket} ${new Date(start).getTime()}`;
   const rowsOf = sql.join(
     ordered.map((w) => sql`(${w.bucket}, ${w.start.toISOString()}::timestamptz)`),
@@ -71,9 +81,13 @@ export async function consumeRateLimits(db: Queryable, windows: RateLimitWindow[
     );
     const counts = new Map(locked.map((r) => [key(r.bucket, r.window_start), Number(r.count)]));
     const countOf = (w: RateLimitWindow) => counts.get(key(w.bucket, w.start)) ?? 0;
-    const refused = windows.filter((w) => countOf(w) >= w.limit).sort((a, b) => b.end.getTime() - a.end.getTime());
+    const refused = windows
+      .filter((w) => countOf(w) >= w.limit)
+      .sort((a, b) => b.end.getTime() - a.end.getTime());
     if (refused[0]) return rateLimitResult(refused[0], null, now);
-    await tx.execute(sql`update rate_limit_counters set count = count + 1 where (bucket, window_start) in (${rowsOf})`);
+    await tx.execute(
+      sql`update rate_limit_counters set count = count + 1 where (bucket, window_start) in (${rowsOf})`,
+    );
     for (const window of ordered) if (countOf(window) === 0) await deleteOlderWindows(tx, window);
     return rateLimitResult(windows[0]!, countOf(windows[0]!) + 1, now);
   });
@@ -92,7 +106,9 @@ function rateLimitResult(window: RateLimitWindow, count: number | null, now: Dat
 
 /** A new window began for this bucket: its old windows are of no further use. */
 async function deleteOlderWindows(db: Queryable, window: RateLimitWindow): Promise<void> {
-  await db.execute(sql`delete from rate_limit_counters where bucket = ${window.bucket} and window_start < ${window.start.toISOString()}`);
+  await db.execute(
+    sql`delete from rate_limit_counters where bucket = ${window.bucket} and window_start < ${window.start.toISOString()}`,
+  );
 }
 
 export function utcDayWindow(bucket: string, limit: number, now: Date): RateLimitWindow {

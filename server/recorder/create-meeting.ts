@@ -45,7 +45,12 @@ async function claimCreatedAt(tx: Tx, accountId: string, at: Date): Promise<Date
   return at;
 }
 
-export async function createMeeting(db: Db, services: Pick<Services, 'kick'>, accountId: string, input: CreateMeetingInput): Promise<{ id: string }> {
+export async function createMeeting(
+  db: Db,
+  services: Pick<Services, 'kick'>,
+  accountId: string,
+  input: CreateMeetingInput,
+): Promise<{ id: string }> {
   const result = await db.transaction(async (tx) => {
     const createdAt = input.createdAt
       ? await claimCreatedAt(tx, accountId, input.createdAt)

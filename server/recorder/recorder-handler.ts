@@ -19,7 +19,9 @@ export { RECORDER_PREFIX };
 export const RECORDER_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 const answerResponse = (answer: StoredAnswer) =>
-  answer.body ? new Response(answer.body, { status: answer.status, headers: { 'Content-Type': 'application/json' } }) : new Response(null, { status: answer.status });
+  answer.body
+    ? new Response(answer.body, { status: answer.status, headers: { 'Content-Type': 'application/json' } })
+    : new Response(null, { status: answer.status });
 
 /** The recorder API (D16): the account's API keys, Form A error bodies, not rate limited. */
 export function createRecorderHandler(deps: Pick<V1HandlerDeps, 'getDatabase' | 'services'>) {
@@ -34,9 +36,16 @@ export function createRecorderHandler(deps: Pick<V1HandlerDeps, 'getDatabase' | 
       const { db } = await deps.getDatabase();
       const principal = await authenticateApiKey(db, bearerToken(request.headers.get('authorization')));
       if (!principal) throw new AppError('invalid_api_key', 'Missing, invalid or revoked API key');
-      const idempotencyKey = request.method === 'POST' ? parseIdempotencyKey(request.headers.get('idempotency-key')) : null;
+      const idempotencyKey =
+        request.method === 'POST' ? parseIdempotencyKey(request.headers.get('idempotency-key')) : null;
       const body = await readJsonBody(request, RECORDER_MAX_BODY_BYTES);
-      const ctx: RestContext = { db, services: deps.services, accountId: principal.account.id, keyId: principal.key.id, requestId };
+      const ctx: RestContext = {
+        db,
+        services: deps.services,
+        accountId: principal.account.id,
+        keyId: principal.key.id,
+        requestId,
+      };
       const run = async () => {
         const result = await dispatch(request, ctx, body);
         if ('error' in result) throw result.error;
@@ -47,14 +56,22 @@ export function createRecorderHandler(deps: Pick<V1HandlerDeps, 'getDatabase' | 
       } else {
         const { answer, replayed } = await runIdempotently(
           db,
-          { accountId: principal.account.id, key: idempotencyKey, method: request.method, path: pathname, body },
+          {
+            accountId: principal.account.id,
+            key: idempotencyKey,
+            method: request.method,
+            path: pathname,
+            body,
+          },
           run,
         );
         response = answerResponse(answer);
         if (replayed) headers.set('Idempotent-Replayed', 'true');
       }
     } catch (err) {
-      const { status, body } = presentErrorA(toAppError(err, { requestId, method: request.method, path: new URL(request.url).pathname }));
+      const { status, body } = presentErrorA(
+        toAppError(err, { requestId, method: request.method, path: new URL(request.url).pathname }),
+      );
       response = Response.json(body, { status });
     }
     for (const [k, v] of headers) response.headers.set(k, v);

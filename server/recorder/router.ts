@@ -25,7 +25,9 @@ const SegmentInput = z
     speaker: z.string({ error: 'speaker must be a string' }),
     content: z.string({ error: 'content must be a string' }),
     start_time: noCoerce(segmentTime('start_time', 'start_time must be a number of seconds')),
-    end_time: noCoerce(segmentTime('end_time', 'end_time must be a number of seconds or null')).nullable().optional(),
+    end_time: noCoerce(segmentTime('end_time', 'end_time must be a number of seconds or null'))
+      .nullable()
+      .optional(),
   })
   .refine((s) => s.end_time == null || s.end_time >= s.start_time, {
     error: 'end_time must not be earlier than start_time',
@@ -60,7 +62,12 @@ export const recorderRouter = router({
 
   storeTranscript: restProcedure
     .meta({
-      openapi: { method: 'POST', path: '/meetings/{id}/transcript', summary: 'Store the transcript', tags: ['Recorder'] },
+      openapi: {
+        method: 'POST',
+        path: '/meetings/{id}/transcript',
+        summary: 'Store the transcript',
+        tags: ['Recorder'],
+      },
       rest: { errors: ['invalid_request', 'validation_error', 'not_found', 'conflict'] },
     })
     .input(
@@ -73,13 +80,17 @@ export const recorderRouter = router({
               .number({ error: 'duration_seconds must be a whole number of seconds' })
               .int({ error: 'duration_seconds must be a whole number of seconds' })
               .min(0, { error: `duration_seconds must be between 0 and ${MAX_DURATION_SECONDS}` })
-              .max(MAX_DURATION_SECONDS, { error: `duration_seconds must be between 0 and ${MAX_DURATION_SECONDS}` }),
+              .max(MAX_DURATION_SECONDS, {
+                error: `duration_seconds must be between 0 and ${MAX_DURATION_SECONDS}`,
+              }),
           ).optional(),
           segments: z
             .array(SegmentInput, { error: 'segments must be an array' })
             .min(1, { error: 'segments must hold 1 to 10000 segments' })
             .max(10_000, { error: 'segments must hold 1 to 10000 segments' }),
-          generate_summary: noCoerce(z.boolean({ error: 'generate_summary must be true or false' })).optional(),
+          generate_summary: noCoerce(
+            z.boolean({ error: 'generate_summary must be true or false' }),
+          ).optional(),
         })
         .superRefine(refuseUnstorableText),
     )
@@ -88,14 +99,24 @@ export const recorderRouter = router({
       storeTranscript(ctx.db, ctx.services, ctx.accountId, input.id, {
         ...(input.ended_at && { endedAt: new Date(input.ended_at) }),
         ...(input.duration_seconds !== undefined && { durationSeconds: input.duration_seconds }),
-        segments: input.segments.map((s) => ({ speaker: s.speaker, content: s.content, startTime: s.start_time, endTime: s.end_time ?? null })),
+        segments: input.segments.map((s) => ({
+          speaker: s.speaker,
+          content: s.content,
+          startTime: s.start_time,
+          endTime: s.end_time ?? null,
+        })),
         ...(input.generate_summary !== undefined && { generateSummary: input.generate_summary }),
       }),
     ),
 
   storeSummary: restProcedure
     .meta({
-      openapi: { method: 'POST', path: '/meetings/{id}/summary', summary: 'Store or replace the summary', tags: ['Recorder'] },
+      openapi: {
+        method: 'POST',
+        path: '/meetings/{id}/summary',
+        summary: 'Store or replace the summary',
+        tags: ['Recorder'],
+      },
       rest: { errors: ['invalid_request', 'validation_error', 'not_found', 'conflict'] },
     })
     .input(
@@ -104,5 +125,10 @@ export const recorderRouter = router({
         .superRefine(refuseUnstorableText),
     )
     .output(Created)
-    .mutation(({ ctx, input }) => storeSummary(ctx.db, ctx.services, ctx.accountId, input.id, { summary: input.summary, text: input.text ?? null })),
+    .mutation(({ ctx, input }) =>
+      storeSummary(ctx.db, ctx.services, ctx.accountId, input.id, {
+        summary: input.summary,
+        text: input.text ?? null,
+      }),
+    ),
 });

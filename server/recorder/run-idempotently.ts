@@ -53,9 +53,16 @@ function canonicalJson(value: unknown): string {
 }
 
 const fingerprintOf = (request: IdempotentRequest) =>
-  createHash('sha256').update(`${request.method} ${request.path}\n${canonicalJson(request.body)}`).digest('hex');
+  createHash('sha256')
+    .update(`${request.method} ${request.path}\n${canonicalJson(request.body)}`)
+    .digest('hex');
 
-type Row = { fingerprint: string; status: number | null; response_body: string | null; created_at: string | Date };
+type Row = {
+  fingerprint: string;
+  status: number | null;
+  response_body: string | null;
+  created_at: string | Date;
+};
 
 /**
  * Runs `work` once per key: the first request with a key runs it, a repeat of that request
@@ -94,17 +101,26 @@ export async function runIdempotently(
     // Gone meanwhile (the first request failed and let go of the key): try to claim it again.
     if (!existing) continue;
     if (existing.fingerprint !== fingerprint) {
-      throw conflict('This Idempotency-Key was already used with a different request (method, path or body) in the last 24 hours');
+      throw conflict(
+        'This Idempotency-Key was already used with a different request (method, path or body) in the last 24 hours',
+      );
     }
     if (existing.status === null || existing.response_body === null) {
-      throw conflict('A request with this Idempotency-Key is still in progress; retry it after it has finished');
+      throw conflict(
+        'A request with this Idempotency-Key is still in progress; retry it after it has finished',
+      );
     }
     return { answer: { status: Number(existing.status), body: existing.response_body }, replayed: true };
   }
   throw conflict('A request with this Idempotency-Key is still in progress; retry it after it has finished');
 }
 
-async function runClaimed(db: Db, request: IdempotentRequest, claimedAt: Date, work: () => Promise<StoredAnswer>): Promise<StoredAnswer> {
+async function runClaimed(
+  db: Db,
+  request: IdempotentRequest,
+  claimedAt: Date,
+  work: () => Promise<StoredAnswer>,
+): Promise<StoredAnswer> {
   // The claim is ours while its created_at is the one we wrote (a lapsed claim is taken over with a new one).
   const ours = sql`account_id = ${request.accountId} and key = ${request.key} and created_at = ${claimedAt.toISOString()} and status is null`;
   let answer: StoredAnswer;
@@ -115,7 +131,9 @@ async function runClaimed(db: Db, request: IdempotentRequest, claimedAt: Date, w
     throw err;
   }
   if (answer.status >= 200 && answer.status < 300) {
-    await db.execute(sql`update idempotency_keys set status = ${answer.status}, response_body = ${answer.body} where ${ours}`);
+    await db.execute(
+      sql`update idempotency_keys set status = ${answer.status}, response_body = ${answer.body} where ${ours}`,
+    );
   } else {
     await db.execute(sql`delete from idempotency_keys where ${ours}`);
   }
@@ -124,5 +142,7 @@ async function runClaimed(db: Db, request: IdempotentRequest, claimedAt: Date, w
 
 /** Opportunistic clean-up, on each new claim: keys past their 24 hours (indexed by created_at). */
 async function deleteExpiredKeys(db: Db, at: Date): Promise<void> {
-  await db.execute(sql`delete from idempotency_keys where created_at < ${new Date(at.getTime() - IDEMPOTENCY_TTL_MS).toISOString()}`);
+  await db.execute(
+    sql`delete from idempotency_keys where created_at < ${new Date(at.getTime() - IDEMPOTENCY_TTL_MS).toISOString()}`,
+  );
 }

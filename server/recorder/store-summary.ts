@@ -35,11 +35,18 @@ export async function storeSummary(
       .from(transcriptSegments)
       .where(eq(transcriptSegments.meetingId, meetingId))
       .orderBy(asc(transcriptSegments.sequence));
-    await recordEvent(tx, { type: 'summary.ready', meeting: updated!, transcript: segments, summary: input.summary, at: summaryAt });
+    await recordEvent(tx, {
+      type: 'summary.ready',
+      meeting: updated!,
+      transcript: segments,
+      summary: input.summary,
+      at: summaryAt,
+    });
 
     // Form B search matches summaries (D7): embed it now or in the background, as for passages.
     await cancelJobs(tx, meetingId, 'summarize');
-    if (embedsInline(services.embedder)) await indexSummary(tx, services.embedder, meetingId, input.summary, input.text ?? null);
+    if (embedsInline(services.embedder))
+      await indexSummary(tx, services.embedder, meetingId, input.summary, input.text ?? null);
     else await enqueueJob(tx, { kind: 'embed_summary', accountId, meetingId });
     return { id: meetingId };
   });

@@ -44,16 +44,21 @@ export async function storeTranscript(
       input.endedAt ??
       (input.durationSeconds !== undefined
         ? new Date(meeting.startedAt.getTime() + input.durationSeconds * 1000)
-        : new Date(Math.max(transcribedAt.getTime(), meeting.startedAt.getTime() + Math.ceil(transcriptEnd) * 1000)));
+        : new Date(
+            Math.max(transcribedAt.getTime(), meeting.startedAt.getTime() + Math.ceil(transcriptEnd) * 1000),
+          ));
     if (endedAt.getTime() < meeting.startedAt.getTime()) {
-      throw validationError('ended_at must not be earlier than the meeting\'s started_at');
+      throw validationError("ended_at must not be earlier than the meeting's started_at");
     }
     // Issue 8 (d): started_at, ended_at and duration_seconds are each within bounds, but together
     // they may still describe an end after year 9999 or a duration the service cannot store.
     if (!inTimestampRange(endedAt.getTime())) {
-      throw validationError(`The meeting would end outside ${TIMESTAMP_RANGE_TEXT}; send ended_at or a shorter duration_seconds`);
+      throw validationError(
+        `The meeting would end outside ${TIMESTAMP_RANGE_TEXT}; send ended_at or a shorter duration_seconds`,
+      );
     }
-    const durationSeconds = input.durationSeconds ?? Math.round((endedAt.getTime() - meeting.startedAt.getTime()) / 1000);
+    const durationSeconds =
+      input.durationSeconds ?? Math.round((endedAt.getTime() - meeting.startedAt.getTime()) / 1000);
     if (durationSeconds > MAX_DURATION_SECONDS) {
       throw validationError(
         `The meeting would last ${durationSeconds} seconds, more than ${MAX_DURATION_SECONDS}; check started_at, or send ended_at or duration_seconds`,
@@ -68,19 +73,27 @@ export async function storeTranscript(
       endTime: s.endTime ?? null,
     }));
     for (let i = 0; i < segments.length; i += SEGMENT_BATCH) {
-      await tx.insert(transcriptSegments).values(segments.slice(i, i + SEGMENT_BATCH).map((s) => ({ meetingId, ...s })));
+      await tx
+        .insert(transcriptSegments)
+        .values(segments.slice(i, i + SEGMENT_BATCH).map((s) => ({ meetingId, ...s })));
     }
     const [updated] = await tx
       .update(meetings)
       .set({ endedAt, durationSeconds, transcribedAt, generateSummary: input.generateSummary ?? true })
       .where(eq(meetings.id, meetingId))
       .returning();
-    await recordEvent(tx, { type: 'meeting.transcribed', meeting: updated!, transcript: segments, at: transcribedAt });
+    await recordEvent(tx, {
+      type: 'meeting.transcribed',
+      meeting: updated!,
+      transcript: segments,
+      at: transcribedAt,
+    });
 
     // Issue 3: passages are embedded now (local embedder) or by the worker (remote provider);
     // a summary is generated in the background unless the recorder says not to (D16, D18).
     const job = { accountId, meetingId };
-    if (embedsInline(services.embedder)) await indexTranscript(tx, services.embedder, { id: meetingId, accountId }, segments);
+    if (embedsInline(services.embedder))
+      await indexTranscript(tx, services.embedder, { id: meetingId, accountId }, segments);
     else await enqueueJob(tx, { kind: 'embed_transcript', ...job });
     if (updated!.generateSummary) await enqueueJob(tx, { kind: 'summarize', ...job });
     return { id: meetingId };

@@ -12,7 +12,9 @@ function inputFieldNames(procedures: ProcedureRecord): Set<string> {
   const names = new Set<string>();
   for (const procedure of Object.values(procedures)) {
     for (const input of procedure._def.inputs ?? []) {
-      let schema = input as { _zod?: { def: { type: string; in?: unknown; shape?: Record<string, unknown> } } };
+      let schema = input as {
+        _zod?: { def: { type: string; in?: unknown; shape?: Record<string, unknown> } };
+      };
       while (schema?._zod?.def.type === 'pipe') schema = schema._zod.def.in as typeof schema;
       for (const name of Object.keys(schema?._zod?.def.shape ?? {})) names.add(name);
     }

@@ -9,7 +9,14 @@ import { FORMS } from './v1-handler';
 type Json = Record<string, any>;
 
 // Every /v1 operation can answer these, whatever its own errors (SPEC 5, 7, 8; D1, D2, D14, D15).
-const COMMON_ERRORS: ErrorCode[] = ['invalid_request', 'invalid_api_key', 'forbidden', 'not_found', 'rate_limited', 'internal_error'];
+const COMMON_ERRORS: ErrorCode[] = [
+  'invalid_request',
+  'invalid_api_key',
+  'forbidden',
+  'not_found',
+  'rate_limited',
+  'internal_error',
+];
 
 const ERROR_SCHEMAS: Record<FormName, Json> = {
   A: {
@@ -44,18 +51,26 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
   validation_error: 'The request is well-formed but not acceptable.',
   payload_too_large: 'The request body is larger than the endpoint accepts.',
   rate_limited:
-    'A rate limit is exceeded: the account\'s requests per UTC day (D22: counted across both forms and all keys) or, in Form B, the key\'s requests per minute. X-RateLimit-* and Retry-After describe the window that refused the request.',
+    "A rate limit is exceeded: the account's requests per UTC day (D22: counted across both forms and all keys) or, in Form B, the key's requests per minute. X-RateLimit-* and Retry-After describe the window that refused the request.",
   internal_error: 'A server fault; safe to retry.',
   service_unavailable: 'Temporarily unavailable; retry with backoff.',
 };
 
 const intHeader = (description: string) => ({ description, schema: { type: 'integer' } });
-const REQUEST_ID_HEADER: Json = { description: 'Identifies the request in the service\'s logs.', schema: { type: 'string' } };
-const CACHE_CONTROL_HEADER: Json = { description: 'Always no-store: answers are per key and per moment.', schema: { type: 'string', enum: ['no-store'] } };
+const REQUEST_ID_HEADER: Json = {
+  description: "Identifies the request in the service's logs.",
+  schema: { type: 'string' },
+};
+const CACHE_CONTROL_HEADER: Json = {
+  description: 'Always no-store: answers are per key and per moment.',
+  schema: { type: 'string', enum: ['no-store'] },
+};
 const RESPONSE_HEADERS: Json = {
   'X-Request-Id': REQUEST_ID_HEADER,
   'Cache-Control': CACHE_CONTROL_HEADER,
-  'X-RateLimit-Limit': intHeader('Requests allowed in the window: Form A the account\'s UTC day, Form B the key\'s minute; on a 429, the window that refused the request (D22).'),
+  'X-RateLimit-Limit': intHeader(
+    "Requests allowed in the window: Form A the account's UTC day, Form B the key's minute; on a 429, the window that refused the request (D22).",
+  ),
   'X-RateLimit-Remaining': intHeader('Requests left in that window.'),
   'X-RateLimit-Reset': intHeader('Unix time (seconds) at which that window resets.'),
 };
@@ -78,7 +93,9 @@ export function buildOpenApiDocument(
     description: opts.description,
     version: '1.0.0',
     baseUrl: opts.baseUrl,
-    securitySchemes: { ApiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' } },
+    securitySchemes: {
+      ApiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' },
+    },
   }) as Json;
   // trpc-to-openapi's own error shapes never reach a client: replace them with the form's.
   const schemas = Object.entries(doc.components.schemas ?? {}).filter(([name]) => !name.startsWith('error.'));
@@ -94,7 +111,9 @@ export function buildOpenApiDocument(
     if (!operation) continue;
     const status = meta.rest?.status ?? 200;
     const success = operation.responses['200'];
-    const headers = opts.commonErrors ? { 'X-Request-Id': REQUEST_ID_HEADER, 'Cache-Control': CACHE_CONTROL_HEADER } : RESPONSE_HEADERS;
+    const headers = opts.commonErrors
+      ? { 'X-Request-Id': REQUEST_ID_HEADER, 'Cache-Control': CACHE_CONTROL_HEADER }
+      : RESPONSE_HEADERS;
     // Issue 8: every body is capped (413).
     const bodyErrors: ErrorCode[] = meta.openapi.method === 'POST' ? ['payload_too_large'] : [];
     const responses: Json = {
@@ -104,7 +123,9 @@ export function buildOpenApiDocument(
           : { description: status === 201 ? 'Created.' : 'OK.', headers, content: success.content },
     };
     // Several codes may share a status in Form B (409 and 422 answer 400): one entry per status.
-    for (const code of [...new Set([...(opts.commonErrors ?? COMMON_ERRORS), ...(meta.rest?.errors ?? []), ...bodyErrors])]) {
+    for (const code of [
+      ...new Set([...(opts.commonErrors ?? COMMON_ERRORS), ...(meta.rest?.errors ?? []), ...bodyErrors]),
+    ]) {
       const errorStatus = String(STATUS[form][code]);
       const errorHeaders =
         code === 'rate_limited'
@@ -162,7 +183,10 @@ export function createOpenApiDocumentHandler() {
     const raw = new URL(request.url).searchParams.get('form') ?? 'A';
     const form = raw.trim().toUpperCase();
     if (form !== 'A' && form !== 'B') {
-      return Response.json({ error: { code: 'invalid_request', message: 'form must be A or B' } }, { status: 400 });
+      return Response.json(
+        { error: { code: 'invalid_request', message: 'form must be A or B' } },
+        { status: 400 },
+      );
     }
     return Response.json(openApiDocumentFor(form), { headers: { 'Cache-Control': 'public, max-age=300' } });
   };

@@ -21,21 +21,36 @@ export const limitParam = (max: number, fallback: number) =>
  */
 export const isoDateTime = (name: string) =>
   z.iso
-    .datetime({ offset: true, error: `${name} must be an ISO 8601 date-time with Z or an offset, e.g. 2026-01-31T09:00:00Z` })
-    .refine((v) => inTimestampRange(Date.parse(v)), { error: `${name} must be between ${TIMESTAMP_RANGE_TEXT}` });
+    .datetime({
+      offset: true,
+      error: `${name} must be an ISO 8601 date-time with Z or an offset, e.g. 2026-01-31T09:00:00Z`,
+    })
+    .refine((v) => inTimestampRange(Date.parse(v)), {
+      error: `${name} must be between ${TIMESTAMP_RANGE_TEXT}`,
+    });
 
-export const dateTimeParam = (name: string, description: string) => isoDateTime(name).meta({ description }).optional();
+export const dateTimeParam = (name: string, description: string) =>
+  isoDateTime(name).meta({ description }).optional();
 
 /**
  * Issue 8 (c): reports every string in a parsed input that PostgreSQL would refuse, as a 400
  * naming the field (e.g. `segments.3.content`). Used as a superRefine over a whole body, nested
  * objects included, so a field added later is covered too.
  */
-export function refuseUnstorableText(value: unknown, ctx: z.RefinementCtx, path: (string | number)[] = []): void {
+export function refuseUnstorableText(
+  value: unknown,
+  ctx: z.RefinementCtx,
+  path: (string | number)[] = [],
+): void {
   if (typeof value === 'string') {
     if (!isStorableText(value)) {
       const name = path.join('.') || 'A value';
-      ctx.addIssue({ code: 'custom', path, message: `${name} must not contain NUL characters or unpaired surrogates`, params: MALFORMED });
+      ctx.addIssue({
+        code: 'custom',
+        path,
+        message: `${name} must not contain NUL characters or unpaired surrogates`,
+        params: MALFORMED,
+      });
     }
   } else if (Array.isArray(value)) {
     value.forEach((item, i) => refuseUnstorableText(item, ctx, [...path, i]));
@@ -45,7 +60,9 @@ export function refuseUnstorableText(value: unknown, ctx: z.RefinementCtx, path:
 }
 
 /** A UUID in a path; any 8-4-4-4-12 hex string is well-formed, the rest is a 400 (D2). */
-export const uuidPathParam = z.guid({ error: 'id must be a UUID' }).meta({ description: 'The UUID of the resource.' });
+export const uuidPathParam = z
+  .guid({ error: 'id must be a UUID' })
+  .meta({ description: 'The UUID of the resource.' });
 
 /** Marks a custom issue as malformed input (400) rather than the 422 a refinement defaults to. */
 export const MALFORMED = { status: 400 } as const;
@@ -96,8 +113,15 @@ export function createdRange(
   const from = input.created_after ? new Date(input.created_after) : undefined;
   const before = input.created_before ? new Date(input.created_before) : undefined;
   if (from && before && from > before) {
-    ctx.addIssue({ code: 'custom', path: ['created_after'], message: 'created_after must not be later than created_before' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['created_after'],
+      message: 'created_after must not be later than created_before',
+    });
     return null;
   }
-  return { ...(from && { createdFrom: from }), ...(before && { createdBefore: { at: before, inclusive: beforeInclusive } }) };
+  return {
+    ...(from && { createdFrom: from }),
+    ...(before && { createdBefore: { at: before, inclusive: beforeInclusive } }),
+  };
 }

@@ -13,11 +13,17 @@ const dropProtoKeys = (key: string, value: unknown) => (key === '__proto__' ? un
  * the cap; the rest is left unread (see readLimitedBody for why the connection stays open).
  * Returns undefined for methods without a body.
  */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<Record<string, unknown> | undefined> {
+export async function readJsonBody(
+  request: Request,
+  maxBytes: number,
+): Promise<Record<string, unknown> | undefined> {
   if (!METHODS_WITH_BODY.has(request.method)) return undefined;
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/(.+\+)?json\b/i.test(type.trim())) {
-    throw new AppError('invalid_request', 'The request body must be JSON, sent with Content-Type: application/json');
+    throw new AppError(
+      'invalid_request',
+      'The request body must be JSON, sent with Content-Type: application/json',
+    );
   }
   const body = await readLimitedBody(request, maxBytes);
   if (!body.ok) {

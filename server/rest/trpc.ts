@@ -18,13 +18,10 @@ export type RestMeta = {
   rest?: { status?: 200 | 201 | 204; errors: ErrorCode[] };
 };
 
-const t = initTRPC
-  .context<RestContext>()
-  .meta<OpenApiMeta<RestMeta>>()
-  .create({
-    // The facade writes error bodies itself (per form); tRPC's own shape never reaches a client.
-    isDev: false,
-  });
+const t = initTRPC.context<RestContext>().meta<OpenApiMeta<RestMeta>>().create({
+  // The facade writes error bodies itself (per form); tRPC's own shape never reaches a client.
+  isDev: false,
+});
 
 export const router = t.router;
 export const restProcedure = t.procedure;

@@ -59,19 +59,30 @@ export function createV1Handler(deps: V1HandlerDeps) {
       for (const [k, v] of Object.entries(rateLimitHeaders(limit))) headers.set(k, v);
       if (!limit.allowed) {
         const which = limit.window.description ? ` (${limit.window.description})` : '';
-        throw new AppError('rate_limited', `Rate limit exceeded${which}; retry after the time in Retry-After`);
+        throw new AppError(
+          'rate_limited',
+          `Rate limit exceeded${which}; retry after the time in Retry-After`,
+        );
       }
       if (!principal.account.earlyAccess) {
         throw new AppError('forbidden', 'API access is limited to early-access accounts');
       }
 
       const body = await readJsonBody(request, V1_MAX_BODY_BYTES);
-      const ctx: RestContext = { db, services: deps.services, accountId: principal.account.id, keyId: principal.key.id, requestId };
+      const ctx: RestContext = {
+        db,
+        services: deps.services,
+        accountId: principal.account.id,
+        keyId: principal.key.id,
+        requestId,
+      };
       const result = await dispatchers[formName](request, ctx, body);
       if ('error' in result) throw result.error;
       response = result.response;
     } catch (err) {
-      const { status, body } = form.presentError(toAppError(err, { requestId, method: request.method, path: new URL(request.url).pathname }));
+      const { status, body } = form.presentError(
+        toAppError(err, { requestId, method: request.method, path: new URL(request.url).pathname }),
+      );
       response = Response.json(body, { status });
     }
     for (const [k, v] of headers) response.headers.set(k, v);

@@ -21,18 +21,40 @@ function mapped(schema: z.ZodType, value: unknown) {
 }
 
 const refined = (params?: Record<string, unknown>) =>
-  z.object({ q: z.string().refine((v) => v !== 'bad', { message: 'q is not acceptable', ...(params && { params }) }) });
+  z.object({
+    q: z.string().refine((v) => v !== 'bad', { message: 'q is not acceptable', ...(params && { params }) }),
+  });
 
 describe('appErrorFromZodIssues (D2: 400 invalid_request vs 422 validation_error)', () => {
   it.each([
     ['invalid_type (string for a number)', z.object({ limit: z.number() }), { limit: 'abc' }, 'invalid_type'],
-    ['invalid_type (NaN from a coerced limit=abc)', z.object({ limit: limitParam(100, 20) }), { limit: Number('abc') }, 'invalid_type'],
+    [
+      'invalid_type (NaN from a coerced limit=abc)',
+      z.object({ limit: limitParam(100, 20) }),
+      { limit: Number('abc') },
+      'invalid_type',
+    ],
     ['invalid_type (missing required field)', z.object({ url: z.string() }), {}, 'invalid_type'],
     ['invalid_type (body not an object)', z.object({ url: z.string() }), ['https://x'], 'invalid_type'],
-    ['invalid_format (malformed uuid)', z.object({ id: uuidPathParam }), { id: 'not-a-uuid' }, 'invalid_format'],
-    ['invalid_format (timestamp does not parse)', z.object({ at: z.iso.datetime({ offset: true }) }), { at: 'yesterday' }, 'invalid_format'],
+    [
+      'invalid_format (malformed uuid)',
+      z.object({ id: uuidPathParam }),
+      { id: 'not-a-uuid' },
+      'invalid_format',
+    ],
+    [
+      'invalid_format (timestamp does not parse)',
+      z.object({ at: z.iso.datetime({ offset: true }) }),
+      { at: 'yesterday' },
+      'invalid_format',
+    ],
     ['custom with params {status: 400}', refined(MALFORMED), { q: 'bad' }, 'custom'],
-    ['custom with params {status: 400} (required text empty after trimming)', z.object({ q: requiredText('q') }), { q: '   ' }, 'custom'],
+    [
+      'custom with params {status: 400} (required text empty after trimming)',
+      z.object({ q: requiredText('q') }),
+      { q: '   ' },
+      'custom',
+    ],
   ])('D2: %s → invalid_request (Form A 400, Form B 400)', (_label, schema, value, code) => {
     const { issues, err, statusA, statusB } = mapped(schema, value);
     expect(issues.map((i) => i.code)).toStrictEqual([code]);
@@ -42,11 +64,31 @@ describe('appErrorFromZodIssues (D2: 400 invalid_request vs 422 validation_error
   });
 
   it.each([
-    ['too_big (limit above the maximum)', z.object({ limit: limitParam(100, 20) }), { limit: 101 }, 'too_big'],
+    [
+      'too_big (limit above the maximum)',
+      z.object({ limit: limitParam(100, 20) }),
+      { limit: 101 },
+      'too_big',
+    ],
     ['too_small (limit below 1)', z.object({ limit: limitParam(100, 20) }), { limit: 0 }, 'too_small'],
-    ['too_big (q over 256 characters)', z.object({ q: z.string().max(256) }), { q: 'x'.repeat(257) }, 'too_big'],
-    ['too_small (empty events array)', z.object({ events: z.array(z.string()).min(1) }), { events: [] }, 'too_small'],
-    ['invalid_value (platform outside the enum)', z.object({ platform: z.enum(['meet', 'zoom']) }), { platform: 'skype' }, 'invalid_value'],
+    [
+      'too_big (q over 256 characters)',
+      z.object({ q: z.string().max(256) }),
+      { q: 'x'.repeat(257) },
+      'too_big',
+    ],
+    [
+      'too_small (empty events array)',
+      z.object({ events: z.array(z.string()).min(1) }),
+      { events: [] },
+      'too_small',
+    ],
+    [
+      'invalid_value (platform outside the enum)',
+      z.object({ platform: z.enum(['meet', 'zoom']) }),
+      { platform: 'skype' },
+      'invalid_value',
+    ],
     ['custom without params', refined(), { q: 'bad' }, 'custom'],
     ['custom with params {status: 422}', refined({ status: 422 }), { q: 'bad' }, 'custom'],
   ])('D2: %s → validation_error (Form A 422, Form B 400)', (_label, schema, value, code) => {
@@ -58,7 +100,11 @@ describe('appErrorFromZodIssues (D2: 400 invalid_request vs 422 validation_error
   });
 
   it('D2: a malformed value among acceptable-but-invalid ones makes the whole request invalid_request, named in the message', () => {
-    const schema = z.object({ limit: limitParam(100, 20), platform: z.enum(['meet', 'zoom']), cursor: z.string() });
+    const schema = z.object({
+      limit: limitParam(100, 20),
+      platform: z.enum(['meet', 'zoom']),
+      cursor: z.string(),
+    });
     const { issues, err } = mapped(schema, { limit: 500, platform: 'skype', cursor: 42 });
     expect(issues.map((i) => i.code)).toStrictEqual(['too_big', 'invalid_value', 'invalid_type']);
     expect(err.code).toBe('invalid_request');

@@ -1,7 +1,14 @@
 import type { z } from 'zod';
 import { AppError } from '../errors';
 
-const MALFORMED_CODES = new Set(['invalid_type', 'invalid_format', 'invalid_union', 'invalid_key', 'invalid_element', 'unrecognized_keys']);
+const MALFORMED_CODES = new Set([
+  'invalid_type',
+  'invalid_format',
+  'invalid_union',
+  'invalid_key',
+  'invalid_element',
+  'unrecognized_keys',
+]);
 
 function issueStatus(issue: z.core.$ZodIssue): 400 | 422 {
   if (issue.code === 'custom') {

@@ -33,9 +33,14 @@ function runtime() {
       });
     };
     const services = createServices(env, kick);
-    if (env.WORKER) worker = startWorker({ getDatabase, services: () => services, intervalMs: env.WORKER_INTERVAL_MS });
+    if (env.WORKER)
+      worker = startWorker({ getDatabase, services: () => services, intervalMs: env.WORKER_INTERVAL_MS });
     const cron = { secret: env.CRON_SECRET, openWithoutSecret: isNextDev() };
-    holder.__meetingNotes = { services, worker, handlers: createAppHandlers({ getDatabase, services, cron }) };
+    holder.__meetingNotes = {
+      services,
+      worker,
+      handlers: createAppHandlers({ getDatabase, services, cron }),
+    };
   }
   return holder.__meetingNotes;
 }

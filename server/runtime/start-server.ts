@@ -11,7 +11,9 @@ export async function startServer(): Promise<void> {
   // Before the first request: the sign-in throttle must see the socket's peer, not a forged header.
   installForwardedForPeer(env.TRUST_PROXY);
   if (env.WEBHOOK_ALLOW_PRIVATE_URLS) {
-    log.warn('WEBHOOK_ALLOW_PRIVATE_URLS=true: webhooks may target http:// and private addresses. For local development and tests only (D12).');
+    log.warn(
+      'WEBHOOK_ALLOW_PRIVATE_URLS=true: webhooks may target http:// and private addresses. For local development and tests only (D12).',
+    );
   }
   const database = await getDatabase();
   // Vectors of another length could not be searched: say how to fix it rather than fail later.

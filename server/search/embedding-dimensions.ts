@@ -28,7 +28,8 @@ export class DimensionMismatchError extends Error {
  * configured dimension, as nothing is lost; one holding vectors of another length needs reindex.
  */
 export async function assertDimensions(db: Queryable, configured: number): Promise<void> {
-  if (!(await adoptDimensionsIfEmpty(db, configured))) throw new DimensionMismatchError(await storedDimensions(db), configured);
+  if (!(await adoptDimensionsIfEmpty(db, configured)))
+    throw new DimensionMismatchError(await storedDimensions(db), configured);
 }
 
 export async function hasAnyVector(db: Queryable): Promise<boolean> {
@@ -64,13 +65,21 @@ export async function changeDimensions(db: Queryable, dims: number): Promise<voi
   await db.execute(
     sql.raw(`alter table meetings alter column summary_embedding type vector(${dims}) using null`),
   );
-  await db.execute(sql.raw('update meetings set summary_embedding_model = null where summary_embedding_model is not null'));
+  await db.execute(
+    sql.raw('update meetings set summary_embedding_model = null where summary_embedding_model is not null'),
+  );
 }
 
 /** The HNSW indexes of the migrations (dropped by changeDimensions, rebuilt after the reindex). */
 export async function ensureVectorIndexes(db: Queryable): Promise<void> {
-  await db.execute(sql.raw('create index if not exists passages_embedding_hnsw on passages using hnsw (embedding vector_cosine_ops)'));
   await db.execute(
-    sql.raw('create index if not exists meetings_summary_embedding_hnsw on meetings using hnsw (summary_embedding vector_cosine_ops)'),
+    sql.raw(
+      'create index if not exists passages_embedding_hnsw on passages using hnsw (embedding vector_cosine_ops)',
+    ),
+  );
+  await db.execute(
+    sql.raw(
+      'create index if not exists meetings_summary_embedding_hnsw on meetings using hnsw (summary_embedding vector_cosine_ops)',
+    ),
   );
 }

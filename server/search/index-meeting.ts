@@ -49,10 +49,20 @@ export async function embedTranscript(
   const covered = new Set<number>();
   for (const d of drafts) for (let seq = d.firstSequence; seq <= d.lastSequence; seq++) covered.add(seq);
   const segmentsUsed = segments.filter((s) => covered.has(s.sequence));
-  const vectors = await embedder.embed(drafts.map((d) => d.text), opts);
-  const segmentVectors = await embedder.embed(segmentsUsed.map((s) => s.content), opts);
+  const vectors = await embedder.embed(
+    drafts.map((d) => d.text),
+    opts,
+  );
+  const segmentVectors = await embedder.embed(
+    segmentsUsed.map((s) => s.content),
+    opts,
+  );
   const bySequence = new Map(segmentsUsed.map((s, i) => [s.sequence, segmentVectors[i]!]));
-  return drafts.map((d, i) => ({ ...d, embedding: vectors[i]!, segmentEmbeddings: segmentVectorsOf(d, bySequence) }));
+  return drafts.map((d, i) => ({
+    ...d,
+    embedding: vectors[i]!,
+    segmentEmbeddings: segmentVectorsOf(d, bySequence),
+  }));
 }
 
 /** Cuts a transcript into passages, embeds them and stores them, replacing earlier ones. */
@@ -76,7 +86,13 @@ async function storePassages(
   await db.delete(passages).where(eq(passages.meetingId, meeting.id));
   for (let i = 0; i < embedded.length; i += INSERT_BATCH) {
     await db.insert(passages).values(
-      embedded.slice(i, i + INSERT_BATCH).map((d) => ({ id: randomUUID(), meetingId: meeting.id, accountId: meeting.accountId, ...d, model })),
+      embedded.slice(i, i + INSERT_BATCH).map((d) => ({
+        id: randomUUID(),
+        meetingId: meeting.id,
+        accountId: meeting.accountId,
+        ...d,
+        model,
+      })),
     );
   }
 }
@@ -86,7 +102,11 @@ async function storePassages(
  * outside any transaction (seconds with the semantic one); the passages are then replaced in one,
  * unless the meeting was deleted meanwhile (then there is nothing to index).
  */
-export async function indexStoredTranscript(db: Db, embedder: EmbeddingProvider, meeting: { id: string; accountId: string }): Promise<number> {
+export async function indexStoredTranscript(
+  db: Db,
+  embedder: EmbeddingProvider,
+  meeting: { id: string; accountId: string },
+): Promise<number> {
   const segments = await db
     .select({ sequence: transcriptSegments.sequence, content: transcriptSegments.content })
     .from(transcriptSegments)
@@ -94,7 +114,11 @@ export async function indexStoredTranscript(db: Db, embedder: EmbeddingProvider,
     .orderBy(asc(transcriptSegments.sequence));
   const embedded = await embedTranscript(embedder, segments);
   return db.transaction(async (tx) => {
-    const [still] = await tx.select({ id: meetings.id }).from(meetings).where(eq(meetings.id, meeting.id)).for('update');
+    const [still] = await tx
+      .select({ id: meetings.id })
+      .from(meetings)
+      .where(eq(meetings.id, meeting.id))
+      .for('update');
     if (!still) return 0;
     await storePassages(tx, embedder.model, meeting, embedded);
     return embedded.length;

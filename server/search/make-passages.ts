@@ -16,7 +16,9 @@ export const MAX_PASSAGE_CHARS = 800;
 const clean = (content: string) => content.replace(/\s+/g, ' ').trim();
 
 /** A passage's text, and where each of its segments stands in it (for snippets). */
-export function passageText<S extends Pick<Segment, 'content'>>(segments: S[]): { text: string; spans: { segment: S; start: number; end: number }[] } {
+export function passageText<S extends Pick<Segment, 'content'>>(
+  segments: S[],
+): { text: string; spans: { segment: S; start: number; end: number }[] } {
   let text = '';
   const spans: { segment: S; start: number; end: number }[] = [];
   for (const segment of segments) {
@@ -36,7 +38,11 @@ export function makePassages(segments: Pick<Segment, 'sequence' | 'content'>[]):
     let end = start; // inclusive
     let length = segments[start]!.content.length;
     // Grow while short of the minimum and the next segment still fits under the maximum.
-    while (end + 1 < segments.length && length < MIN_PASSAGE_CHARS && length + 1 + segments[end + 1]!.content.length <= MAX_PASSAGE_CHARS) {
+    while (
+      end + 1 < segments.length &&
+      length < MIN_PASSAGE_CHARS &&
+      length + 1 + segments[end + 1]!.content.length <= MAX_PASSAGE_CHARS
+    ) {
       end++;
       length += 1 + segments[end]!.content.length;
     }

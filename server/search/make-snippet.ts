@@ -15,7 +15,8 @@ export function makeSnippet(passage: string, focus: { start: number; end: number
   const queryStems = new Set(tokenize(query).map((t) => t.token));
   const region = text.slice(focus.start, focus.end);
   const hit = tokenize(region).find((t) => queryStems.has(t.token));
-  const centre = focus.start + (hit ? (hit.start + hit.end) / 2 : Math.min(region.length, SNIPPET_MAX_CHARS) / 2);
+  const centre =
+    focus.start + (hit ? (hit.start + hit.end) / 2 : Math.min(region.length, SNIPPET_MAX_CHARS) / 2);
 
   const budget = SNIPPET_MAX_CHARS - 2 * ELLIPSIS.length;
   let start = Math.max(0, Math.round(centre - budget / 2));

@@ -37,12 +37,28 @@ async function columnDims(db: Queryable, table: string, column: string): Promise
 }
 
 /** Re-embeds whatever is not on the embedder's model and dimension; see the top of this file. */
-export async function reindexVectors(db: Db, embedder: EmbeddingProvider, onProgress: ReindexProgress = () => {}): Promise<ReindexResult> {
-  const result: ReindexResult = { model: embedder.model, dimensions: embedder.dimensions, transcripts: 0, summaries: 0 };
-  if ((await storedDimensions(db)) !== embedder.dimensions && (await adoptDimensionsIfEmpty(db, embedder.dimensions))) {
+export async function reindexVectors(
+  db: Db,
+  embedder: EmbeddingProvider,
+  onProgress: ReindexProgress = () => {},
+): Promise<ReindexResult> {
+  const result: ReindexResult = {
+    model: embedder.model,
+    dimensions: embedder.dimensions,
+    transcripts: 0,
+    summaries: 0,
+  };
+  if (
+    (await storedDimensions(db)) !== embedder.dimensions &&
+    (await adoptDimensionsIfEmpty(db, embedder.dimensions))
+  ) {
     await dropShadow(db);
   }
-  if ((await storedDimensions(db)) === embedder.dimensions && !(await hasShadow(db)) && !(await hasStaleInPlace(db, embedder.model))) {
+  if (
+    (await storedDimensions(db)) === embedder.dimensions &&
+    !(await hasShadow(db)) &&
+    !(await hasStaleInPlace(db, embedder.model))
+  ) {
     // Possibly transcripts never embedded (a database moved while empty, or a crashed job).
     return { ...result, ...(await indexMissingInPlace(db, embedder, onProgress)) };
   }
@@ -54,9 +70,15 @@ export async function reindexVectors(db: Db, embedder: EmbeddingProvider, onProg
     result.summaries += done.summaries;
     if (done.transcripts === 0 && done.summaries === 0) break; // caught up with what a running server wrote meanwhile
   }
-  await db.execute(sql.raw('create index if not exists passages_embedding_next_hnsw on passages using hnsw (embedding_next vector_cosine_ops)'));
   await db.execute(
-    sql.raw('create index if not exists meetings_summary_embedding_next_hnsw on meetings using hnsw (summary_embedding_next vector_cosine_ops)'),
+    sql.raw(
+      'create index if not exists passages_embedding_next_hnsw on passages using hnsw (embedding_next vector_cosine_ops)',
+    ),
+  );
+  await db.execute(
+    sql.raw(
+      'create index if not exists meetings_summary_embedding_next_hnsw on meetings using hnsw (summary_embedding_next vector_cosine_ops)',
+    ),
   );
   await db.transaction(async (tx) => {
     // Writers wait for the swap (a few statements); readers of the old columns finish first.
@@ -90,8 +112,16 @@ async function hasShadow(db: Queryable): Promise<boolean> {
 }
 
 async function dropShadow(db: Queryable): Promise<void> {
-  await db.execute(sql.raw('alter table passages drop column if exists embedding_next, drop column if exists segment_embeddings_next, drop column if exists model_next'));
-  await db.execute(sql.raw('alter table meetings drop column if exists summary_embedding_next, drop column if exists summary_embedding_model_next'));
+  await db.execute(
+    sql.raw(
+      'alter table passages drop column if exists embedding_next, drop column if exists segment_embeddings_next, drop column if exists model_next',
+    ),
+  );
+  await db.execute(
+    sql.raw(
+      'alter table meetings drop column if exists summary_embedding_next, drop column if exists summary_embedding_model_next',
+    ),
+  );
 }
 
 async function hasStaleInPlace(db: Queryable, model: string): Promise<boolean> {
@@ -108,7 +138,8 @@ async function prepareShadow(db: Queryable, embedder: EmbeddingProvider): Promis
   const dims = embedder.dimensions;
   const existing = await columnDims(db, 'passages', 'embedding_next');
   const summaryExisting = await columnDims(db, 'meetings', 'summary_embedding_next');
-  if ((existing !== null && existing !== dims) || (summaryExisting !== null && summaryExisting !== dims)) await dropShadow(db);
+  if ((existing !== null && existing !== dims) || (summaryExisting !== null && summaryExisting !== dims))
+    await dropShadow(db);
   await db.execute(
     sql.raw(`alter table passages add column if not exists embedding_next vector(${dims}),
              add column if not exists segment_embeddings_next bytea, add column if not exists model_next text`),
@@ -145,7 +176,9 @@ async function fillShadow(db: Queryable, embedder: EmbeddingProvider, onProgress
       db,
       sql`select sequence, content from transcript_segments where meeting_id = ${meeting_id} order by sequence`,
     );
-    const used = segments.filter((s) => rows.some((r) => s.sequence >= r.first_sequence && s.sequence <= r.last_sequence));
+    const used = segments.filter((s) =>
+      rows.some((r) => s.sequence >= r.first_sequence && s.sequence <= r.last_sequence),
+    );
     const vectors = await embedder.embed(rows.map((r) => r.text));
     const segmentVectors = await embedder.embed(used.map((s) => s.content));
     const bySequence = new Map(used.map((s, j) => [s.sequence, segmentVectors[j]!]));

@@ -65,18 +65,31 @@ export async function searchPassages(
   if (rows.length === 0) return [];
 
   // The hits' segments, in one query.
-  const ranges = rows.map((r) => sql`(meeting_id = ${r.meeting_id} and sequence between ${r.first_sequence} and ${r.last_sequence})`);
-  const segments = await queryRows<{ meeting_id: string; sequence: number; content: string; start_time: number }>(
+  const ranges = rows.map(
+    (r) =>
+      sql`(meeting_id = ${r.meeting_id} and sequence between ${r.first_sequence} and ${r.last_sequence})`,
+  );
+  const segments = await queryRows<{
+    meeting_id: string;
+    sequence: number;
+    content: string;
+    start_time: number;
+  }>(
     db,
     sql`select meeting_id, sequence, content, start_time from transcript_segments where ${sql.join(ranges, sql` or `)} order by meeting_id, sequence`,
   );
   const hitSegments = rows.map((r) =>
-    segments.filter((s) => s.meeting_id === r.meeting_id && s.sequence >= r.first_sequence && s.sequence <= r.last_sequence),
+    segments.filter(
+      (s) => s.meeting_id === r.meeting_id && s.sequence >= r.first_sequence && s.sequence <= r.last_sequence,
+    ),
   );
   // The hits' segment vectors (read for these rows only, not for every candidate of the scan).
   const vectorRows = await queryRows<{ id: string; segment_embeddings: Uint8Array | null }>(
     db,
-    sql`select id, segment_embeddings from passages where id in (${sql.join(rows.map((r) => sql`${r.id}`), sql`, `)})`,
+    sql`select id, segment_embeddings from passages where id in (${sql.join(
+      rows.map((r) => sql`${r.id}`),
+      sql`, `,
+    )})`,
   );
   const bytesOf = new Map(vectorRows.map((r) => [r.id, r.segment_embeddings]));
   const dims = embedder.dimensions;
@@ -96,7 +109,8 @@ export async function searchPassages(
   rows.forEach((row, i) => {
     if (hits.length >= limit) return;
     const own = hitSegments[i]!;
-    const scoreOf = (j: number) => (stored[i] ? dot(stored[i]!, queryVector!, j * dims) : dot(fresh.get(own[j]!)!, queryVector!));
+    const scoreOf = (j: number) =>
+      stored[i] ? dot(stored[i]!, queryVector!, j * dims) : dot(fresh.get(own[j]!)!, queryVector!);
     let best = 0;
     let bestScore = -Infinity;
     own.forEach((_, j) => {

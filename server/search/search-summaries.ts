@@ -19,7 +19,8 @@ export async function searchSummaries(
   q: string,
   limit: number,
 ): Promise<NoteRecord[]> {
-  if ((await columnDimensions(db, 'meetings', 'summary_embedding')) !== services.embedder.dimensions) return [];
+  if ((await columnDimensions(db, 'meetings', 'summary_embedding')) !== services.embedder.dimensions)
+    return [];
   const [queryVector] = await services.embedder.embed([q]);
   const literal = toVectorLiteral(queryVector!);
   const ranked = await vectorSearch<{ id: string; distance: number }>(db, {
@@ -31,7 +32,15 @@ export async function searchSummaries(
     exactMaxRows: services.exactSearchMaxRows,
   });
   if (ranked.length === 0) return [];
-  const rows = await db.select(noteColumns).from(meetings).where(inArray(meetings.id, ranked.map((r) => r.id)));
+  const rows = await db
+    .select(noteColumns)
+    .from(meetings)
+    .where(
+      inArray(
+        meetings.id,
+        ranked.map((r) => r.id),
+      ),
+    );
   const byId = new Map(rows.map((r) => [r.id, r]));
   return withTranscripts(
     db,

@@ -2,7 +2,11 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client';
 
 /** The dimension of a vector column (pgvector keeps it as the column's typmod). */
-export async function columnDimensions(db: Db, table: 'passages' | 'meetings', column: 'embedding' | 'summary_embedding'): Promise<number> {
+export async function columnDimensions(
+  db: Db,
+  table: 'passages' | 'meetings',
+  column: 'embedding' | 'summary_embedding',
+): Promise<number> {
   const [row] = await queryRows<{ dims: number }>(
     db,
     sql`select atttypmod as dims from pg_attribute where attrelid = ${table}::regclass and attname = ${column} and not attisdropped`,
@@ -43,7 +47,10 @@ export interface VectorSearchSpec {
  * hold (D7): small accounts are searched exactly; large ones through HNSW with iterative
  * scans, which keep scanning the graph until enough rows pass the account filter.
  */
-export async function vectorSearch<T extends Record<string, unknown>>(db: Db, spec: VectorSearchSpec): Promise<T[]> {
+export async function vectorSearch<T extends Record<string, unknown>>(
+  db: Db,
+  spec: VectorSearchSpec,
+): Promise<T[]> {
   const [count] = await queryRows<{ n: number }>(
     db,
     sql`select count(*)::int as n from (select 1 ${spec.from} limit ${spec.exactMaxRows + 1}) s`,
@@ -65,5 +72,8 @@ export async function vectorSearch<T extends Record<string, unknown>>(db: Db, sp
 
 function exactSearch<T extends Record<string, unknown>>(db: Db, spec: VectorSearchSpec): Promise<T[]> {
   // OFFSET 0 fences the subquery, so the planner cannot swap the exact scan for the index.
-  return queryRows<T>(db, sql`select * from (select ${spec.select} ${spec.from} offset 0) s order by distance, id limit ${spec.limit}`);
+  return queryRows<T>(
+    db,
+    sql`select * from (select ${spec.select} ${spec.from} offset 0) s order by distance, id limit ${spec.limit}`,
+  );
 }

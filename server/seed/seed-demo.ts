@@ -28,9 +28,14 @@ export interface SeedResult {
  * A demo account with early access, a password login, a Form A key and a dozen realistic
  * meetings on every platform, entered through the same services the recorder API uses.
  */
-export async function seedDemo(db: Db, services: Services, opts: { email?: string; onProgress?(done: number, total: number): void } = {}): Promise<SeedResult> {
+export async function seedDemo(
+  db: Db,
+  services: Services,
+  opts: { email?: string; onProgress?(done: number, total: number): void } = {},
+): Promise<SeedResult> {
   const email = opts.email ?? DEMO_EMAIL;
-  if (await findAccountByEmail(db, email)) throw new Error(`The demo account ${email} exists already; nothing was seeded`);
+  if (await findAccountByEmail(db, email))
+    throw new Error(`The demo account ${email} exists already; nothing was seeded`);
   // A fresh database's vector columns follow the configured embedder (nothing stored yet to lose).
   await assertDimensions(db, services.embedder.dimensions);
   const password = randomBytes(12).toString('base64url');
@@ -52,20 +57,35 @@ export async function seedDemo(db: Db, services: Services, opts: { email?: strin
     await storeTranscript(db, services, account.id, id, {
       endedAt: new Date(startedAt.getTime() + m.duration_seconds * 1000),
       durationSeconds: m.duration_seconds,
-      segments: m.segments.map((s) => ({ speaker: s.speaker, content: s.content, startTime: s.start_time, endTime: s.end_time })),
+      segments: m.segments.map((s) => ({
+        speaker: s.speaker,
+        content: s.content,
+        startTime: s.start_time,
+        endTime: s.end_time,
+      })),
       generateSummary: false,
     });
-    if (m.summary) await storeSummary(db, services, account.id, id, { summary: m.summary, text: m.summary_text ?? null });
+    if (m.summary)
+      await storeSummary(db, services, account.id, id, { summary: m.summary, text: m.summary_text ?? null });
     if (!embedsInline(services.embedder)) {
       // The semantic model embeds in the background jobs; the demo is embedded here instead, so it
       // is searchable the moment the server answers (about a second per meeting, issue 13).
       await indexStoredTranscript(db, services.embedder, { id, accountId: account.id });
-      if (m.summary) await indexSummary(db, services.embedder, id, m.summary as Summary, m.summary_text ?? null);
+      if (m.summary)
+        await indexSummary(db, services.embedder, id, m.summary as Summary, m.summary_text ?? null);
       await cancelJobs(db, id, 'embed_transcript');
       await cancelJobs(db, id, 'embed_summary');
     }
     opts.onProgress?.(i + 1, meetings.length);
   }
   await stopUseLiteThreads();
-  return { account_id: account.id, email, password, key_id: key.id, api_key: plaintext, form: 'A', notes: meetings.length };
+  return {
+    account_id: account.id,
+    email,
+    password,
+    key_id: key.id,
+    api_key: plaintext,
+    form: 'A',
+    notes: meetings.length,
+  };
 }

@@ -1,20 +1,41 @@
 import { describe, expect, it } from 'vitest';
 import { SummarySchema } from '../notes/summary';
-import { ExtractiveSummarizer, findDeadline, splitSentences, summarizeExtractively } from './extractive-summarizer';
+import {
+  ExtractiveSummarizer,
+  findDeadline,
+  splitSentences,
+  summarizeExtractively,
+} from './extractive-summarizer';
 import type { SummarizerInput } from './summarizer';
 
 function transcript(title: string | null, language: string, lines: [string, string][]): SummarizerInput {
-  return { title, language, segments: lines.map(([speaker, content], i) => ({ speaker, content, startTime: i * 15 })) };
+  return {
+    title,
+    language,
+    segments: lines.map(([speaker, content], i) => ({ speaker, content, startTime: i * 15 })),
+  };
 }
 
 const salesCall = transcript('Acme Corp discovery call', 'en', [
   ['Maria Lopez', 'Hi everyone, thanks for joining. Can you hear me okay?'],
   ['Tom Becker', 'Yes, loud and clear. Good morning!'],
-  ['Maria Lopez', 'Great. So Acme wants to replace its legacy ticketing system before the holiday season. Mr. Becker, you run support operations, right?'],
-  ['Tom Becker', 'Right. We handle about 2.5 million tickets a year and the current tool is slow and frustrating for the team.'],
+  [
+    'Maria Lopez',
+    'Great. So Acme wants to replace its legacy ticketing system before the holiday season. Mr. Becker, you run support operations, right?',
+  ],
+  [
+    'Tom Becker',
+    'Right. We handle about 2.5 million tickets a year and the current tool is slow and frustrating for the team.',
+  ],
   ['Maria Lopez', 'Understood. What budget are we working with?'],
-  ['Tom Becker', 'We have a budget of $40k for the first year, e.g. licenses and onboarding. Finance approved that last week.'],
-  ['Maria Lopez', "That's great news. Our pro plan fits well within that, and the integrations are excellent."],
+  [
+    'Tom Becker',
+    'We have a budget of $40k for the first year, e.g. licenses and onboarding. Finance approved that last week.',
+  ],
+  [
+    'Maria Lopez',
+    "That's great news. Our pro plan fits well within that, and the integrations are excellent.",
+  ],
   ['Tom Becker', 'Sounds good. We decided to run a pilot with the Berlin team first.'],
   ['Maria Lopez', "Perfect. I'll send the proposal and pricing by Friday."],
   ['Maria Lopez', 'Tom, can you share the list of integrations you need?'],
@@ -72,7 +93,8 @@ describe('ExtractiveSummarizer on realistic transcripts', () => {
 
   it('summarizes a sales call: opening context, budget, decision, owners and deadlines, positive', async () => {
     expect(await summarizer.summarize(salesCall)).toEqual({
-      context: 'Acme Corp discovery call — Acme wants to replace its legacy ticketing system before the holiday season.',
+      context:
+        'Acme Corp discovery call — Acme wants to replace its legacy ticketing system before the holiday season.',
       decisions: ['Finance approved that last week', 'We decided to run a pilot with the Berlin team first'],
       action_items: [
         { task: 'Send the proposal and pricing', owner: 'Maria Lopez', deadline: 'by Friday' },
@@ -90,7 +112,10 @@ describe('ExtractiveSummarizer on realistic transcripts', () => {
     expect(await summarizer.summarize(sprintPlanning)).toEqual({
       context:
         'Sprint 42 planning — This sprint we need to finish the billing migration and fix the flaky login tests. The migration is mostly done, the remaining piece is the invoice export.',
-      decisions: ["We'll go with feature flags for the new checkout instead of a long-lived branch", 'Decision is to keep Postgres 15 for now'],
+      decisions: [
+        "We'll go with feature flags for the new checkout instead of a long-lived branch",
+        'Decision is to keep Postgres 15 for now',
+      ],
       action_items: [
         { task: 'Take the invoice export', owner: 'Jonas', deadline: 'by Wednesday' },
         { task: 'Look into the flaky login tests', owner: 'Ana', deadline: 'before the end of the sprint' },
@@ -167,12 +192,23 @@ describe('ExtractiveSummarizer edge cases', () => {
   });
 
   it('treats whitespace-only content as nothing said, but keeps the speakers', () => {
-    const summary = summarizeExtractively(transcript(null, 'en', [['A', '   '], ['B', '']]));
+    const summary = summarizeExtractively(
+      transcript(null, 'en', [
+        ['A', '   '],
+        ['B', ''],
+      ]),
+    );
     expect(summary).toMatchObject({ context: null, participants: ['A', 'B'], sentiment: null });
   });
 
   it('falls back to the first words when a meeting is only small talk', () => {
-    const summary = summarizeExtractively(transcript(null, 'en', [['A', 'Hi!'], ['B', 'Hello, can you hear me?'], ['A', 'Yes.']]));
+    const summary = summarizeExtractively(
+      transcript(null, 'en', [
+        ['A', 'Hi!'],
+        ['B', 'Hello, can you hear me?'],
+        ['A', 'Yes.'],
+      ]),
+    );
     expect(summary).toEqual({
       context: 'Hi!',
       decisions: [],
@@ -197,7 +233,13 @@ describe('ExtractiveSummarizer edge cases', () => {
   });
 
   it('lists distinct speakers in order of first appearance', () => {
-    const input = transcript(null, 'en', [['Bea', 'x'], [' Al ', 'y'], ['Bea', 'z'], ['al', 'w'], ['Cy', 'v']]);
+    const input = transcript(null, 'en', [
+      ['Bea', 'x'],
+      [' Al ', 'y'],
+      ['Bea', 'z'],
+      ['al', 'w'],
+      ['Cy', 'v'],
+    ]);
     expect(summarizeExtractively(input).participants).toEqual(['Bea', 'Al', 'Cy']);
   });
 
@@ -235,7 +277,11 @@ describe('ExtractiveSummarizer edge cases', () => {
     expect(summary.decisions).toHaveLength(6);
     expect(summary.action_items).toHaveLength(10);
     expect(new Set(summary.action_items.map((a) => a.task)).size).toBe(10);
-    expect(summary.action_items[3]).toEqual({ task: 'Write the documentation for feature 3', owner: 'B', deadline: 'by Friday' });
+    expect(summary.action_items[3]).toEqual({
+      task: 'Write the documentation for feature 3',
+      owner: 'B',
+      deadline: 'by Friday',
+    });
   });
 
   it('takes decisions from cues, from "Agreed." after a proposal, and ignores questions and negations', () => {
@@ -291,12 +337,30 @@ describe('ExtractiveSummarizer edge cases', () => {
 
   it.each([
     [['The results are not good at all.', 'This is not great and the delay is bad.'], 'negative'],
-    [['There is no problem with the release.', 'Everything went well, the team is happy and the demo was great.'], 'positive'],
-    [['The launch was a great success.', 'But the outage was terrible and customers are angry.', 'Still, the new features are excellent.', 'The delay is frustrating.'], 'mixed'],
+    [
+      [
+        'There is no problem with the release.',
+        'Everything went well, the team is happy and the demo was great.',
+      ],
+      'positive',
+    ],
+    [
+      [
+        'The launch was a great success.',
+        'But the outage was terrible and customers are angry.',
+        'Still, the new features are excellent.',
+        'The delay is frustrating.',
+      ],
+      'mixed',
+    ],
     [['We reviewed the numbers for the quarter.', 'Then we looked at the roadmap.'], 'neutral'],
     [['Good morning everyone, good to see you.', 'We reviewed the numbers for the quarter.'], 'neutral'],
   ])('sentiment of %j is %s', (contents, expected) => {
-    const input = transcript(null, 'en', contents.map((c) => ['A', c] as [string, string]));
+    const input = transcript(
+      null,
+      'en',
+      contents.map((c) => ['A', c] as [string, string]),
+    );
     expect(summarizeExtractively(input).sentiment).toBe(expected);
   });
 
@@ -326,7 +390,10 @@ describe('ExtractiveSummarizer edge cases', () => {
 describe('splitSentences', () => {
   it.each([
     ['We met Mr. Smith and Dr. Jones. They agreed.', ['We met Mr. Smith and Dr. Jones.', 'They agreed.']],
-    ['Growth was 2.5 percent, e.g. in Q3. Next we plan.', ['Growth was 2.5 percent, e.g. in Q3.', 'Next we plan.']],
+    [
+      'Growth was 2.5 percent, e.g. in Q3. Next we plan.',
+      ['Growth was 2.5 percent, e.g. in Q3.', 'Next we plan.'],
+    ],
     ['Wir treffen uns am 3. März wieder. Danke.', ['Wir treffen uns am 3. März wieder.', 'Danke.']],
     ['I think so... Maybe not! Really? Yes', ['I think so...', 'Maybe not!', 'Really?', 'Yes']],
     ['See J. R. R. Tolkien. Done.', ['See J. R. R. Tolkien.', 'Done.']],

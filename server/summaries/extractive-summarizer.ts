@@ -62,13 +62,56 @@ export function summarizeExtractively(input: SummarizerInput): Summary {
 // Sentences
 
 const ABBREVIATIONS = new Set([
-  'mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'approx', 'inc', 'ltd', 'co', 'corp',
-  'dept', 'no', 'nr', 'ca', 'bzw', 'usw', 'evtl', 'ggf', 'inkl', 'zb', 'hr', 'fr', 'mme', 'mlle',
-  'cf', 'fig', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
-  'est', 'min', 'max', 'resp',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'sr',
+  'jr',
+  'st',
+  'vs',
+  'approx',
+  'inc',
+  'ltd',
+  'co',
+  'corp',
+  'dept',
+  'no',
+  'nr',
+  'ca',
+  'bzw',
+  'usw',
+  'evtl',
+  'ggf',
+  'inkl',
+  'zb',
+  'hr',
+  'fr',
+  'mme',
+  'mlle',
+  'cf',
+  'fig',
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
+  'est',
+  'min',
+  'max',
+  'resp',
 ]);
 
-const GERMAN_MONTH_START = /^(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember)\b/i;
+const GERMAN_MONTH_START =
+  /^(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember)\b/i;
 
 /**
  * Splits one segment into sentences at . ! ? … followed by space, unless the full stop ends an
@@ -90,7 +133,12 @@ export function splitSentences(content: string): string[] {
       const word = (before.match(/(?:^|[\s(])([\p{L}.]+)$/u)?.[1] ?? '').toLowerCase();
       const bare = word.replace(/\./g, '');
       if (ABBREVIATIONS.has(bare) || /^\p{L}$/u.test(word) || /^(\p{L}\.)+\p{L}$/u.test(word)) continue;
-      if (/\d$/.test(before) && /^\d{1,2}$/.test(before.match(/\d+$/)?.[0] ?? '') && GERMAN_MONTH_START.test(text.slice(end))) continue;
+      if (
+        /\d$/.test(before) &&
+        /^\d{1,2}$/.test(before.match(/\d+$/)?.[0] ?? '') &&
+        GERMAN_MONTH_START.test(text.slice(end))
+      )
+        continue;
     }
     const sentence = text.slice(start, end).trim();
     if (sentence) out.push(sentence);
@@ -102,20 +150,21 @@ export function splitSentences(content: string): string[] {
 }
 
 // Greetings and fillers that can open a sentence; removed before judging what is left.
-const AUDIENCE = "(?:,? (?:everyone|everybody|all|team|folks|guys|there|y'all|zusammen|allerseits|à tous|tout le monde))?";
+const AUDIENCE =
+  "(?:,? (?:everyone|everybody|all|team|folks|guys|there|y'all|zusammen|allerseits|à tous|tout le monde))?";
 const LEADING_FILLER = new RegExp(
   '^(?:(?:' +
     [
       'hi|hello|hey|hiya|howdy|hallo|servus|moin|bonjour|bonsoir|salut|hola|ciao',
       'good (?:morning|afternoon|evening)|morning|guten (?:morgen|tag|abend)',
       'welcome(?: (?:back|everyone|everybody|all))?|willkommen|bienvenue',
-      "(?:thanks|thank you)(?: (?:all|everyone|everybody|so much|guys))? for (?:joining|coming|making (?:it|the time)|having me|your time)(?: (?:today|everyone|all))?",
+      '(?:thanks|thank you)(?: (?:all|everyone|everybody|so much|guys))? for (?:joining|coming|making (?:it|the time)|having me|your time)(?: (?:today|everyone|all))?',
       '(?:nice|good|great) to (?:see|meet|have) (?:you|everyone|everybody)(?: all| both| again)?',
       'thanks|thank you|danke(?: schön)?|merci(?: beaucoup)?',
     ].join('|') +
     `)${AUDIENCE}[\\s,.!:;—–-]+` +
     // Words that lead into a sentence: dropped before a space or a comma.
-    "|(?:so|and|also|then|um+|uh+|hm+|okay|ok|alright|all right|well|yeah|yes|yep|anyway|na ja|genau|alors|bon|donc)(?=[\\s,.!:;—–-])[\\s,.!:;—–-]+" +
+    '|(?:so|and|also|then|um+|uh+|hm+|okay|ok|alright|all right|well|yeah|yes|yep|anyway|na ja|genau|alors|bon|donc)(?=[\\s,.!:;—–-])[\\s,.!:;—–-]+' +
     // Words that are fillers only when punctuation follows ("Great, …" but not "Great progress").
     "|(?:great|cool|perfect|sure|fine|good|right|sounds good|that works|makes sense|got it|absolutely|exactly|d'accord|super|prima|parfait)[,.!:;—–-]+\\s*" +
     ')',
@@ -135,7 +184,7 @@ const SMALL_TALK = new RegExp(
       `(?:i'm|i am|we're|we are|all) (?:good|fine|great|well|doing (?:well|good|great|fine))(?:,? (?:thanks|thank you|and you|too))*${END}`,
       `(?:let's|let us|shall we|we can) (?:get started|start|begin|kick (?:it |things )?off)(?:,? (?:then|shall we|everyone|everybody|folks))?${END}`,
       "you(?:'re| are) (?:on )?mute|sorry,? (?:i'm|i was|for being) (?:late|on mute)|sorry,? (?:go ahead|you go)",
-      "let me (?:share|stop sharing) my screen|(?:give me a|just a) (?:sec|second|minute|moment)",
+      'let me (?:share|stop sharing) my screen|(?:give me a|just a) (?:sec|second|minute|moment)',
       'talk (?:to you|soon)|see you|bye|have a (?:good|great|nice) (?:day|weekend|evening|one)',
       "wie geht(?:'s| es)|(?:kannst du|können sie|könnt ihr|hört ihr|hören sie) mich|ça va|vous m'entendez|tu m'entends",
       'thanks?|thank you|danke|merci',
@@ -201,18 +250,21 @@ const DECISION_CUE = new RegExp(
     '\\b(?:the )?decisions?(?: is| was| are|:)|\\bdecided\\b|\\bagreed\\b|\\bapproved\\b|\\bfinal answer\\b|\\bsign(?:ed)? off\\b',
     "\\bwe(?:'re| are) (?:moving|going) (?:forward|ahead) with\\b|\\bthe plan is\\b|\\bsettled\\b",
     '\\bwir machen\\b|\\bentschieden\\b|\\bbeschlossen\\b|\\bgeeinigt\\b|\\bwir nehmen\\b|\\bfreigegeben\\b|\\bvereinbart\\b',
-    "\\bon part sur\\b|\\bd[ée]cid[ée]e?s?(?![\\w\\u00C0-\\u024F])|\\bvalid[ée]e?s?(?![\\w\\u00C0-\\u024F])|\\bconvenu\\b|\\bon (?:valide|garde|prend)\\b|\\bon va partir sur\\b",
+    '\\bon part sur\\b|\\bd[ée]cid[ée]e?s?(?![\\w\\u00C0-\\u024F])|\\bvalid[ée]e?s?(?![\\w\\u00C0-\\u024F])|\\bconvenu\\b|\\bon (?:valide|garde|prend)\\b|\\bon va partir sur\\b',
     '\\bdecidimos\\b|\\bvamos con\\b|\\bacordamos\\b',
   ].join('|'),
   'i',
 );
 // "we will" alone is a weak cue: a decision only when the sentence is not already an action item.
 const WEAK_DECISION_CUE = /\b(?:we will|we'll|wir werden|on va)\b/i;
-const NOT_A_DECISION = /\b(?:we will|we'll) (?:see|talk|discuss|get back|get into|figure|find out|have to see|look into)\b/i;
-const NEGATED_DECISION = /\b(?:not|n't|haven't|hasn't|yet to|nicht|noch nicht|pas encore|pas)\s+(?:\w+\s+)?(?:decided|agreed|approved|entschieden|beschlossen|d[ée]cid[ée])/i;
+const NOT_A_DECISION =
+  /\b(?:we will|we'll) (?:see|talk|discuss|get back|get into|figure|find out|have to see|look into)\b/i;
+const NEGATED_DECISION =
+  /\b(?:not|n't|haven't|hasn't|yet to|nicht|noch nicht|pas encore|pas)\s+(?:\w+\s+)?(?:decided|agreed|approved|entschieden|beschlossen|d[ée]cid[ée])/i;
 const PROPOSAL =
   /\b(?:let's|let us|we should|we could|how about|what if we|i (?:propose|suggest|recommend)|my (?:proposal|suggestion) is|shall we|why don't we|lass uns|lasst uns|wir sollten|ich schlage vor|on pourrait|je propose)\b/i;
-const AFFIRMATION = /^(?:agreed|approved|deal|sounds good|let's do (?:it|that)|einverstanden|abgemacht|d'accord|ça marche|entendu|okay,? agreed)[.!]*$/i;
+const AFFIRMATION =
+  /^(?:agreed|approved|deal|sounds good|let's do (?:it|that)|einverstanden|abgemacht|d'accord|ça marche|entendu|okay,? agreed)[.!]*$/i;
 
 function extractDecisions(sentences: Sentence[], actionSentences: Set<Sentence>): string[] {
   const out: string[] = [];
@@ -236,7 +288,8 @@ function extractDecisions(sentences: Sentence[], actionSentences: Set<Sentence>)
     if (s.question || NEGATED_DECISION.test(s.text)) continue;
     if (PROPOSAL.test(s.text) && !DECISION_CUE.test(s.text)) continue;
     if (DECISION_CUE.test(s.text)) add(s.core);
-    else if (WEAK_DECISION_CUE.test(s.text) && !NOT_A_DECISION.test(s.text) && !actionSentences.has(s)) add(s.core);
+    else if (WEAK_DECISION_CUE.test(s.text) && !NOT_A_DECISION.test(s.text) && !actionSentences.has(s))
+      add(s.core);
   }
   return out;
 }
@@ -281,7 +334,8 @@ const REQUEST =
 const OTHER_ACTION_CUE =
   /\b(?:action items?|to-?do|will send|will (?:share|circulate|draft|prepare|schedule|set up|update|review)|take care of|follow[- ]up|follow up|owner(?: is| will be)?|assign(?:ed)? to|is on it)\b|(?<![\w\u00C0-\u024F])(?:übernimmt|kümmert sich)\b/i;
 // A deadline with no other cue makes an action item only together with an obligation.
-const OBLIGATION = /\b(?:need|needs|must|should|have to|has to|due|send|finish|ship|deliver|submit|muss|müssen|sollte|il faut|doit)\b/i;
+const OBLIGATION =
+  /\b(?:need|needs|must|should|have to|has to|due|send|finish|ship|deliver|submit|muss|müssen|sollte|il faut|doit)\b/i;
 
 const WEEKDAY = '(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)';
 const MONTH =
@@ -304,7 +358,10 @@ const FR_DAY = '(?:lundi|mardi|mercredi|jeudi|vendredi|samedi)';
 const FR_DEADLINE =
   `(?:(?:d'ici|avant|pour) (?:${FR_DAY}(?: prochain)?|demain|ce soir|la fin (?:de la semaine|du mois|du sprint)|le \\d{1,2}(?: [A-Za-z\\u00C0-\\u024F]+)?)` +
   `|${FR_DAY} prochain|la semaine prochaine|fin (?:de la semaine|du mois)|demain)`;
-const DEADLINE = new RegExp(`(?<![A-Za-z\\u00C0-\\u024F\\d])(?:${EN_DEADLINE}|${DE_DEADLINE}|${FR_DEADLINE})(?![A-Za-z\\u00C0-\\u024F\\d])`, 'i');
+const DEADLINE = new RegExp(
+  `(?<![A-Za-z\\u00C0-\\u024F\\d])(?:${EN_DEADLINE}|${DE_DEADLINE}|${FR_DEADLINE})(?![A-Za-z\\u00C0-\\u024F\\d])`,
+  'i',
+);
 const FIRM_DEADLINE = /^(?:by|before|until|till|no later than|due|bis|d'ici|avant|end of|eod|eow|cob)\b/i;
 const PRONOUN_ONLY_TASK =
   /^(?:do|handle|check|fix|send|take care of|look (?:at|into)|follow up on|own|take)(?: (?:it|that|this|them|those|one))?$/i;
@@ -332,7 +389,8 @@ function extractActionItems(
     if (parsed.kind === 'item' && s.smallTalk) parsed = { kind: 'vague', deadline: parsed.item.deadline };
     used.add(s);
     if (parsed.kind === 'vague') {
-      if (lastRequest && lastRequest.owner === s.speaker && !lastRequest.deadline) lastRequest.deadline = parsed.deadline;
+      if (lastRequest && lastRequest.owner === s.speaker && !lastRequest.deadline)
+        lastRequest.deadline = parsed.deadline;
       lastRequest = null;
       continue;
     }
@@ -376,7 +434,8 @@ function parseActionItem(s: Sentence, names: NameIndex): ParsedActionItem {
   const firstPerson = FIRST_PERSON_COMMITMENT.exec(text);
   const request = REQUEST.exec(text);
   const named = names.commitment?.exec(text) ?? null;
-  const namedOwner = named && /^\p{Lu}/u.test(named[1]!) ? (names.byName.get(named[1]!.toLowerCase()) ?? null) : null;
+  const namedOwner =
+    named && /^\p{Lu}/u.test(named[1]!) ? (names.byName.get(named[1]!.toLowerCase()) ?? null) : null;
   const deadline = findDeadline(text);
   const otherCue = OTHER_ACTION_CUE.test(text);
   if (firstPerson && NOT_A_COMMITMENT.test(text) && !request && !deadline) return NONE;
@@ -411,7 +470,9 @@ function parseActionItem(s: Sentence, names: NameIndex): ParsedActionItem {
 function findAddressee(text: string, requestIndex: number, names: NameIndex, speaker: string): string | null {
   if (!names.byName.size) return null;
   const candidates: string[] = [];
-  const lead = text.slice(0, requestIndex).match(/(?:^|[,;:.!]\s*|@|\s)(\p{Lu}[\p{L}'-]*(?: \p{Lu}[\p{L}'-]*)?)\s*[,:]?\s*$/u);
+  const lead = text
+    .slice(0, requestIndex)
+    .match(/(?:^|[,;:.!]\s*|@|\s)(\p{Lu}[\p{L}'-]*(?: \p{Lu}[\p{L}'-]*)?)\s*[,:]?\s*$/u);
   if (lead?.[1]) candidates.push(lead[1]);
   const trail = text.match(/,\s*@?(\p{Lu}[\p{L}'-]*(?: \p{Lu}[\p{L}'-]*)?)\s*[?.!]*$/u);
   if (trail?.[1]) candidates.push(trail[1]);
@@ -447,7 +508,9 @@ function cleanTask(raw: string, deadline: string | null, names: NameIndex): stri
     /^(?:also|just|quickly|then|go ahead and|definitely|probably|try to|make sure to)\s+/i,
   ];
   for (let pass = 0; pass < 3; pass++) {
-    t = t.replace(/^@?(\p{Lu}[\p{L}'-]*)[,:]\s+/u, (m, name: string) => (names.byName.has(name.toLowerCase()) ? '' : m));
+    t = t.replace(/^@?(\p{Lu}[\p{L}'-]*)[,:]\s+/u, (m, name: string) =>
+      names.byName.has(name.toLowerCase()) ? '' : m,
+    );
     for (const re of leads) t = t.replace(re, '');
   }
   // "Ben to draft the proposal" / "Ben will draft …" → "draft the proposal"
@@ -455,7 +518,9 @@ function cleanTask(raw: string, deadline: string | null, names: NameIndex): stri
   if (named && names.byName.has(named[1]!.toLowerCase())) t = named[2]!;
   t = t
     .replace(/,?\s+(?:please|bitte|s'il te pla[iî]t|s'il vous pla[iî]t)(?=[\s,.!?]*$)/i, '')
-    .replace(/,\s*@?(\p{Lu}[\p{L}'-]*)\s*$/u, (m, name: string) => (names.byName.has(name.toLowerCase()) ? '' : m))
+    .replace(/,\s*@?(\p{Lu}[\p{L}'-]*)\s*$/u, (m, name: string) =>
+      names.byName.has(name.toLowerCase()) ? '' : m,
+    )
     .replace(/\s+bitte\b/i, '')
     .replace(/\s{2,}/g, ' ')
     .replace(/[\s,;:—–-]+$/u, '')
@@ -467,7 +532,8 @@ function cleanTask(raw: string, deadline: string | null, names: NameIndex): stri
 // ---------------------------------------------------------------------------------------------
 // Next step
 
-const NEXT_STEP_CUE = /\b(?:next steps?|next time|follow-up (?:meeting|call)|follow up (?:meeting|call)|nächste[rn]? (?:schritte?|termin|mal)|prochaines? (?:étapes?|fois|réunion))\b/i;
+const NEXT_STEP_CUE =
+  /\b(?:next steps?|next time|follow-up (?:meeting|call)|follow up (?:meeting|call)|nächste[rn]? (?:schritte?|termin|mal)|prochaines? (?:étapes?|fois|réunion))\b/i;
 
 function findNextStep(sentences: Sentence[]): string | null {
   let found: string | null = null;
@@ -503,7 +569,8 @@ const BUDGET_AMOUNT = new RegExp(
     String.raw`|(?<![A-Za-z\u00C0-\u024F\d.,])((?:${NUM})\s?${MULT})\s+(?:budget|for the budget)\b`,
   'i',
 );
-const BUDGET_CONTEXT = /\b(?:budget|cost|costs|price|pricing|spend|invest|investment|quote|deal|contract|licen[cs]e|fee|fees|kosten|preis|angebot|coût|prix|devis|presupuesto)\b/i;
+const BUDGET_CONTEXT =
+  /\b(?:budget|cost|costs|price|pricing|spend|invest|investment|quote|deal|contract|licen[cs]e|fee|fees|kosten|preis|angebot|coût|prix|devis|presupuesto)\b/i;
 
 function findBudget(sentences: Sentence[]): string | null {
   let firstAny: string | null = null;
@@ -519,7 +586,10 @@ function findBudget(sentences: Sentence[]): string | null {
 }
 
 function tidyAmount(amount: string): string {
-  return amount.replace(/[\u00a0\u202f]/g, ' ').replace(/\s+/g, ' ').trim();
+  return amount
+    .replace(/[\u00a0\u202f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -547,8 +617,24 @@ const NEGATIVE = new Set(
     'mauvais problème problèmes malheureusement retard bloqué panne inquiet inquiète difficile erreur échec grave lent'
   ).split(' '),
 );
-const GREETING_WITH_POLARITY = /\b(?:good (?:morning|afternoon|evening|to see you)|nice to (?:see|meet) you|great to (?:see|have) you)\b/gu;
-const NEGATORS = new Set(['not', 'no', 'never', 'nothing', 'hardly', 'without', 'nicht', 'kein', 'keine', 'keinen', 'nie', 'pas', 'jamais', 'sans']);
+const GREETING_WITH_POLARITY =
+  /\b(?:good (?:morning|afternoon|evening|to see you)|nice to (?:see|meet) you|great to (?:see|have) you)\b/gu;
+const NEGATORS = new Set([
+  'not',
+  'no',
+  'never',
+  'nothing',
+  'hardly',
+  'without',
+  'nicht',
+  'kein',
+  'keine',
+  'keinen',
+  'nie',
+  'pas',
+  'jamais',
+  'sans',
+]);
 
 function classifySentiment(sentences: Sentence[]): 'positive' | 'neutral' | 'negative' | 'mixed' {
   let pos = 0;
@@ -567,7 +653,7 @@ function classifySentiment(sentences: Sentence[]): 'positive' | 'neutral' | 'neg
         const p = tokens[j]!;
         if (NEGATORS.has(p) || p.endsWith("n't")) negated = true;
       }
-      if ((polarity > 0) !== negated) pos++;
+      if (polarity > 0 !== negated) pos++;
       else neg++;
     }
   }
@@ -603,7 +689,10 @@ function taskKey(task: string): string {
 }
 
 function normalizeKey(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 function truncate(text: string, max: number): string {

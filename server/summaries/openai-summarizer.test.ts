@@ -41,11 +41,16 @@ beforeAll(async () => {
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'not found' } }));
         return;
       }
       requests.push({ method: req.method, url: req.url, headers: req.headers, body: JSON.parse(raw) });
-      const reply = replies.shift() ?? { status: 500, body: { error: { message: 'no scripted reply left' } } };
+      const reply = replies.shift() ?? {
+        status: 500,
+        body: { error: { message: 'no scripted reply left' } },
+      };
       if (reply.hangUp) {
         req.socket.destroy();
         return;
@@ -103,7 +108,13 @@ function completion(content: string | null, extra: Record<string, unknown> = {})
 }
 
 function summarizer(options: Partial<OpenAISummarizerOptions> = {}) {
-  return new OpenAISummarizer({ baseUrl, apiKey: 'sk-test', model: 'test-model', retryBaseDelayMs: 5, ...options });
+  return new OpenAISummarizer({
+    baseUrl,
+    apiKey: 'sk-test',
+    model: 'test-model',
+    retryBaseDelayMs: 5,
+    ...options,
+  });
 }
 
 describe('OpenAISummarizer over HTTP', () => {
@@ -137,7 +148,10 @@ describe('OpenAISummarizer over HTTP', () => {
           ].join('\n'),
         },
       ],
-      response_format: { type: 'json_schema', json_schema: { name: 'summary', strict: true, schema: summaryJsonSchema() } },
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'summary', strict: true, schema: summaryJsonSchema() },
+      },
     });
   });
 
@@ -146,7 +160,15 @@ describe('OpenAISummarizer over HTTP', () => {
     expect(schema.type).toBe('object');
     expect(schema.$ref).toBeUndefined();
     expect(schema.additionalProperties).toBe(false);
-    expect(schema.required).toEqual(['context', 'decisions', 'action_items', 'participants', 'next_step', 'budget_mentioned', 'sentiment']);
+    expect(schema.required).toEqual([
+      'context',
+      'decisions',
+      'action_items',
+      'participants',
+      'next_step',
+      'budget_mentioned',
+      'sentiment',
+    ]);
     expect(schema.properties.action_items.items).toMatchObject({
       type: 'object',
       required: ['task', 'owner', 'deadline'],
@@ -173,7 +195,10 @@ describe('OpenAISummarizer over HTTP', () => {
   });
 
   it('retries once with a corrective message after invalid JSON', async () => {
-    replies.push({ body: completion('{"context": "Acme wants') }, { body: completion(JSON.stringify(goodSummary)) });
+    replies.push(
+      { body: completion('{"context": "Acme wants') },
+      { body: completion(JSON.stringify(goodSummary)) },
+    );
 
     expect(await summarizer().summarize(input)).toEqual(goodSummary);
 
@@ -196,9 +221,13 @@ describe('OpenAISummarizer over HTTP', () => {
     const bad = JSON.stringify({ ...goodSummary, decisions: 'none', sentiment: undefined });
     replies.push({ body: completion(bad) }, { body: completion(bad) });
 
-    const error = await summarizer().summarize(input).catch((e: unknown) => e);
+    const error = await summarizer()
+      .summarize(input)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SummarizerError);
-    expect((error as SummarizerError).message).toMatch(/no valid summary after a corrective retry: the JSON did not match the Summary schema/);
+    expect((error as SummarizerError).message).toMatch(
+      /no valid summary after a corrective retry: the JSON did not match the Summary schema/,
+    );
     expect((error as SummarizerError).message).toMatch(/decisions/);
     expect((error as SummarizerError).retryable).toBe(false);
     expect(requests).toHaveLength(2);
@@ -206,7 +235,10 @@ describe('OpenAISummarizer over HTTP', () => {
   });
 
   it('treats a refusal like an unusable reply', async () => {
-    replies.push({ body: completion(null, { refusal: 'I cannot help with that.' }) }, { body: completion(null, { refusal: 'Still no.' }) });
+    replies.push(
+      { body: completion(null, { refusal: 'I cannot help with that.' }) },
+      { body: completion(null, { refusal: 'Still no.' }) },
+    );
     await expect(summarizer().summarize(input)).rejects.toThrow(/the model refused: Still no\./);
     expect(requests).toHaveLength(2);
   });
@@ -236,22 +268,41 @@ describe('OpenAISummarizer over HTTP', () => {
   });
 
   it('gives up after maxRetries and names the status and the server message', async () => {
-    for (let i = 0; i < 3; i++) replies.push({ status: 429, headers: { 'retry-after-ms': '10' }, body: { error: { message: 'Rate limit reached' } } });
-    const error = (await summarizer({ maxRetries: 2 }).summarize(input).catch((e: unknown) => e)) as SummarizerError;
+    for (let i = 0; i < 3; i++)
+      replies.push({
+        status: 429,
+        headers: { 'retry-after-ms': '10' },
+        body: { error: { message: 'Rate limit reached' } },
+      });
+    const error = (await summarizer({ maxRetries: 2 })
+      .summarize(input)
+      .catch((e: unknown) => e)) as SummarizerError;
     expect(error).toBeInstanceOf(SummarizerError);
     expect(error.status).toBe(429);
     expect(error.retryable).toBe(true);
-    expect(error.message).toBe(`LLM request to ${baseUrl}/chat/completions failed with 429 Too Many Requests: Rate limit reached (gave up after 3 attempts)`);
+    expect(error.message).toBe(
+      `LLM request to ${baseUrl}/chat/completions failed with 429 Too Many Requests: Rate limit reached (gave up after 3 attempts)`,
+    );
     expect(requests).toHaveLength(3);
   });
 
   it.each([
-    [401, { error: { message: 'Incorrect API key provided: sk-test.', type: 'invalid_request_error' } }, '401 Unauthorized: Incorrect API key provided: sk-test.'],
-    [400, { error: { message: "Invalid schema for response_format 'summary'" } }, "400 Bad Request: Invalid schema for response_format 'summary'"],
+    [
+      401,
+      { error: { message: 'Incorrect API key provided: sk-test.', type: 'invalid_request_error' } },
+      '401 Unauthorized: Incorrect API key provided: sk-test.',
+    ],
+    [
+      400,
+      { error: { message: "Invalid schema for response_format 'summary'" } },
+      "400 Bad Request: Invalid schema for response_format 'summary'",
+    ],
     [404, 'model not found', '404 Not Found: model not found'],
   ])('fails at once on %i with the status and the server message', async (status, body, expected) => {
     replies.push({ status, body });
-    const error = (await summarizer().summarize(input).catch((e: unknown) => e)) as SummarizerError;
+    const error = (await summarizer()
+      .summarize(input)
+      .catch((e: unknown) => e)) as SummarizerError;
     expect(error).toBeInstanceOf(SummarizerError);
     expect(error.message).toBe(`LLM request to ${baseUrl}/chat/completions failed with ${expected}`);
     expect(error.status).toBe(status);
@@ -261,7 +312,9 @@ describe('OpenAISummarizer over HTTP', () => {
 
   it('times out a slow attempt', async () => {
     replies.push({ delayMs: 2_000, body: completion(JSON.stringify(goodSummary)) });
-    const error = (await summarizer({ timeoutMs: 100, maxRetries: 0 }).summarize(input).catch((e: unknown) => e)) as SummarizerError;
+    const error = (await summarizer({ timeoutMs: 100, maxRetries: 0 })
+      .summarize(input)
+      .catch((e: unknown) => e)) as SummarizerError;
     expect(error).toBeInstanceOf(SummarizerError);
     expect(error.message).toMatch(/timed out after 100 ms \(gave up after 1 attempt\)$/);
     expect(error.retryable).toBe(true);
@@ -271,13 +324,17 @@ describe('OpenAISummarizer over HTTP', () => {
     replies.push({ delayMs: 2_000, body: completion(JSON.stringify(goodSummary)) });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('shutting down')), 50);
-    await expect(summarizer().summarize(input, { signal: controller.signal })).rejects.toThrow('shutting down');
+    await expect(summarizer().summarize(input, { signal: controller.signal })).rejects.toThrow(
+      'shutting down',
+    );
     expect(requests).toHaveLength(1);
   });
 
   it('fails clearly on a 200 whose body is not a chat completion', async () => {
     replies.push({ body: '<html>proxy login</html>' });
-    await expect(summarizer().summarize(input)).rejects.toThrow(/answered 200 with a body that is not JSON: <html>proxy login<\/html>/);
+    await expect(summarizer().summarize(input)).rejects.toThrow(
+      /answered 200 with a body that is not JSON: <html>proxy login<\/html>/,
+    );
   });
 });
 
@@ -289,8 +346,14 @@ describe('OpenAISummarizer configuration', () => {
     [{ baseUrl: 'ftp://example.com/v1', model: 'm' }, /LLM_BASE_URL must be an http\(s\) URL/],
     [{ baseUrl: 'https://api.openai.com/v1', model: undefined }, /LLM_MODEL is required/],
     [{ baseUrl: 'https://api.openai.com/v1', model: ' ' }, /LLM_MODEL is required/],
-    [{ baseUrl: 'https://api.openai.com/v1', model: 'm', timeoutMs: 0 }, /timeoutMs must be a positive number/],
-    [{ baseUrl: 'https://api.openai.com/v1', model: 'm', maxRetries: -1 }, /maxRetries must be a non-negative integer/],
+    [
+      { baseUrl: 'https://api.openai.com/v1', model: 'm', timeoutMs: 0 },
+      /timeoutMs must be a positive number/,
+    ],
+    [
+      { baseUrl: 'https://api.openai.com/v1', model: 'm', maxRetries: -1 },
+      /maxRetries must be a non-negative integer/,
+    ],
   ])('rejects %j', (options, message) => {
     expect(() => new OpenAISummarizer(options as unknown as OpenAISummarizerOptions)).toThrow(message);
   });
@@ -299,11 +362,19 @@ describe('OpenAISummarizer configuration', () => {
     const long: SummarizerInput = {
       title: null,
       language: 'de',
-      segments: Array.from({ length: 2_000 }, (_, i) => ({ speaker: i % 2 ? 'Jana' : 'Max', content: `Satz Nummer ${i} mit etwas Inhalt.`, startTime: i })),
+      segments: Array.from({ length: 2_000 }, (_, i) => ({
+        speaker: i % 2 ? 'Jana' : 'Max',
+        content: `Satz Nummer ${i} mit etwas Inhalt.`,
+        startTime: i,
+      })),
     };
     const message = renderUserMessage(long, 4_000);
     const transcript = message.slice(message.indexOf('Transcript:\n') + 'Transcript:\n'.length);
-    expect(message.startsWith('Title: (none)\nLanguage: de\n\nTranscript:\nMax: Satz Nummer 0 mit etwas Inhalt.\n')).toBe(true);
+    expect(
+      message.startsWith(
+        'Title: (none)\nLanguage: de\n\nTranscript:\nMax: Satz Nummer 0 mit etwas Inhalt.\n',
+      ),
+    ).toBe(true);
     expect(message.endsWith('\nJana: Satz Nummer 1999 mit etwas Inhalt.')).toBe(true);
     expect(transcript.length).toBeLessThanOrEqual(4_000);
     expect(transcript.length).toBeGreaterThan(3_500);

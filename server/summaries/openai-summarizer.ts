@@ -68,10 +68,9 @@ const FIELD_DESCRIPTIONS: Record<string, string> = {
  * no additional properties.
  */
 export function summaryJsonSchema(): Record<string, unknown> {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(SummarySchema, { metadata: z.registry<Record<string, unknown>>() }) as Record<
-    string,
-    unknown
-  > & { properties: Record<string, Record<string, unknown>> };
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(SummarySchema, {
+    metadata: z.registry<Record<string, unknown>>(),
+  }) as Record<string, unknown> & { properties: Record<string, Record<string, unknown>> };
   for (const [name, description] of Object.entries(FIELD_DESCRIPTIONS)) {
     const property = schema.properties[name];
     if (property) property.description = description;
@@ -98,13 +97,17 @@ export class OpenAISummarizer implements Summarizer {
   constructor(options: OpenAISummarizerOptions) {
     const baseUrl = typeof options?.baseUrl === 'string' ? options.baseUrl.trim() : '';
     if (!baseUrl) {
-      throw new Error('LLM_BASE_URL is required for LLM summaries: the base URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1');
+      throw new Error(
+        'LLM_BASE_URL is required for LLM summaries: the base URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1',
+      );
     }
     let parsed: URL;
     try {
       parsed = new URL(baseUrl);
     } catch {
-      throw new Error(`LLM_BASE_URL is not a valid URL: ${JSON.stringify(baseUrl)} (expected e.g. https://api.openai.com/v1)`);
+      throw new Error(
+        `LLM_BASE_URL is not a valid URL: ${JSON.stringify(baseUrl)} (expected e.g. https://api.openai.com/v1)`,
+      );
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       throw new Error(`LLM_BASE_URL must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
@@ -115,12 +118,15 @@ export class OpenAISummarizer implements Summarizer {
     const timeoutMs = options.timeoutMs ?? 60_000;
     const maxRetries = options.maxRetries ?? 3;
     const maxTranscriptChars = options.maxTranscriptChars ?? DEFAULT_MAX_TRANSCRIPT_CHARS;
-    if (!(timeoutMs > 0)) throw new Error(`OpenAISummarizer: timeoutMs must be a positive number, got ${timeoutMs}`);
+    if (!(timeoutMs > 0))
+      throw new Error(`OpenAISummarizer: timeoutMs must be a positive number, got ${timeoutMs}`);
     if (!Number.isInteger(maxRetries) || maxRetries < 0) {
       throw new Error(`OpenAISummarizer: maxRetries must be a non-negative integer, got ${maxRetries}`);
     }
     if (!Number.isInteger(maxTranscriptChars) || maxTranscriptChars < 1000) {
-      throw new Error(`OpenAISummarizer: maxTranscriptChars must be an integer of at least 1000, got ${maxTranscriptChars}`);
+      throw new Error(
+        `OpenAISummarizer: maxTranscriptChars must be an integer of at least 1000, got ${maxTranscriptChars}`,
+      );
     }
 
     this.url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
@@ -157,7 +163,10 @@ export class OpenAISummarizer implements Summarizer {
     reply = await this.complete(messages, opts?.signal);
     outcome = parseSummary(reply);
     if (outcome.ok) return outcome.summary;
-    throw new SummarizerError(`LLM ${this.model} returned no valid summary after a corrective retry: ${outcome.problem}`, false);
+    throw new SummarizerError(
+      `LLM ${this.model} returned no valid summary after a corrective retry: ${outcome.problem}`,
+      false,
+    );
   }
 
   /** One chat completion, retried on 429, 5xx, timeouts and network errors. */
@@ -165,10 +174,16 @@ export class OpenAISummarizer implements Summarizer {
     const body = JSON.stringify({
       model: this.model,
       messages,
-      response_format: { type: 'json_schema', json_schema: { name: 'summary', strict: true, schema: this.schema } },
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'summary', strict: true, schema: this.schema },
+      },
       ...(this.temperature !== undefined && { temperature: this.temperature }),
     });
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+    };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
 
     for (let attempt = 0; ; attempt++) {
@@ -193,10 +208,20 @@ export class OpenAISummarizer implements Summarizer {
         if (signal?.aborted) throw signal.reason;
         if (err instanceof SummarizerError) throw err;
         if (timeout.aborted) {
-          failure = new SummarizerError(`LLM request to ${this.url} timed out after ${this.timeoutMs} ms`, true, undefined, { cause: err });
+          failure = new SummarizerError(
+            `LLM request to ${this.url} timed out after ${this.timeoutMs} ms`,
+            true,
+            undefined,
+            { cause: err },
+          );
         } else {
-          const detail = err instanceof Error ? `${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}` : String(err);
-          failure = new SummarizerError(`LLM request to ${this.url} failed: ${detail}`, true, undefined, { cause: err });
+          const detail =
+            err instanceof Error
+              ? `${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}`
+              : String(err);
+          failure = new SummarizerError(`LLM request to ${this.url} failed: ${detail}`, true, undefined, {
+            cause: err,
+          });
         }
       }
       if (attempt >= this.maxRetries) {
@@ -237,14 +262,26 @@ async function readReply(response: Response, model: string): Promise<AssistantRe
   try {
     json = JSON.parse(text);
   } catch {
-    throw new SummarizerError(`LLM ${model} answered ${response.status} with a body that is not JSON: ${excerpt(text)}`, false, response.status);
+    throw new SummarizerError(
+      `LLM ${model} answered ${response.status} with a body that is not JSON: ${excerpt(text)}`,
+      false,
+      response.status,
+    );
   }
   const parsed = CompletionSchema.safeParse(json);
   if (!parsed.success) {
-    throw new SummarizerError(`LLM ${model} answered without choices[0].message: ${excerpt(text)}`, false, response.status);
+    throw new SummarizerError(
+      `LLM ${model} answered without choices[0].message: ${excerpt(text)}`,
+      false,
+      response.status,
+    );
   }
   const choice = parsed.data.choices[0]!;
-  return { content: choice.message.content ?? null, refusal: choice.message.refusal ?? null, finishReason: choice.finish_reason ?? null };
+  return {
+    content: choice.message.content ?? null,
+    refusal: choice.message.refusal ?? null,
+    finishReason: choice.finish_reason ?? null,
+  };
 }
 
 type ParseOutcome = { ok: true; summary: Summary } | { ok: false; problem: string };
@@ -325,11 +362,19 @@ function excerpt(text: string, max = 300): string {
 }
 
 /** The user message: title, language and "speaker: text" lines, cut in the middle if too long. */
-export function renderUserMessage(input: SummarizerInput, maxChars: number = DEFAULT_MAX_TRANSCRIPT_CHARS): string {
+export function renderUserMessage(
+  input: SummarizerInput,
+  maxChars: number = DEFAULT_MAX_TRANSCRIPT_CHARS,
+): string {
   const lines = input.segments
     .map((s) => `${s.speaker.trim() || 'Unknown'}: ${s.content.replace(/\s+/g, ' ').trim()}`)
     .filter((line) => !line.endsWith(': '));
-  const header = [`Title: ${input.title?.trim() || '(none)'}`, `Language: ${input.language || 'unknown'}`, '', 'Transcript:'].join('\n');
+  const header = [
+    `Title: ${input.title?.trim() || '(none)'}`,
+    `Language: ${input.language || 'unknown'}`,
+    '',
+    'Transcript:',
+  ].join('\n');
   const transcript = lines.length ? truncateMiddle(lines.join('\n'), maxChars) : '(empty transcript)';
   return `${header}\n${transcript}`;
 }

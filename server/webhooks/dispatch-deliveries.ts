@@ -36,7 +36,11 @@ export interface ClaimedDelivery {
  * several instances, the in-process worker) off each other's rows; the lease gives a delivery
  * held by a dispatcher that died to another one later (D11: at-least-once, never lost).
  */
-export async function claimDeliveries(db: Db, limit: number, leaseMs = DELIVERY_LEASE_MS): Promise<ClaimedDelivery[]> {
+export async function claimDeliveries(
+  db: Db,
+  limit: number,
+  leaseMs = DELIVERY_LEASE_MS,
+): Promise<ClaimedDelivery[]> {
   const rows = await queryRows<Record<string, unknown>>(
     db,
     sql`with claimed as (
@@ -67,55 +71,78 @@ export async function claimDeliveries(db: Db, limit: number, leaseMs = DELIVERY_
 export type AttemptOutcome = 'succeeded' | 'retry' | 'failed' | 'gone';
 
 /** Makes one attempt of a claimed delivery and records it (SPEC 6.5, D11, D13). */
-export async function attemptDelivery(db: Db, deps: WebhookDeps, delivery: ClaimedDelivery): Promise<AttemptOutcome> {
+export async function attemptDelivery(
+  db: Db,
+  deps: WebhookDeps,
+  delivery: ClaimedDelivery,
+): Promise<AttemptOutcome> {
   const attempt = delivery.attemptsMade + 1;
   const result = await deps.sender.send({
     url: delivery.url,
-    headers: deliveryHeaders({ secret: delivery.secret, event: delivery.event, deliveryId: delivery.id, body: delivery.payload, now: new Date() }),
+    headers: deliveryHeaders({
+      secret: delivery.secret,
+      event: delivery.event,
+      deliveryId: delivery.id,
+      body: delivery.payload,
+      now: new Date(),
+    }),
     body: delivery.payload,
   });
   const endedAt = new Date();
 
-  const outcome = await db.transaction(async (tx): Promise<{ outcome: AttemptOutcome; deactivated: boolean }> => {
-    const [current] = await tx.select().from(deliveries).where(eq(deliveries.id, delivery.id)).for('update');
-    if (!current) return { outcome: 'gone', deactivated: false }; // the endpoint was deleted meanwhile
-    const recorded = await tx
-      .insert(deliveryAttempts)
-      .values({
-        id: randomUUID(),
-        deliveryId: delivery.id,
-        endpointId: delivery.endpointId,
-        attempt,
-        statusCode: result.statusCode,
-        success: result.success,
-        error: result.error,
-        durationMs: Math.round(result.durationMs),
-        requestHeaders: result.requestHeaders,
-        responseBody: result.responseBody,
-        createdAt: endedAt,
-      })
-      .onConflictDoNothing()
-      .returning({ id: deliveryAttempts.id });
-    // Another dispatcher already recorded this attempt (our lease had run out): leave it to that one.
-    if (recorded.length === 0 || current.status !== 'pending') return { outcome: 'gone', deactivated: false };
+  const outcome = await db.transaction(
+    async (tx): Promise<{ outcome: AttemptOutcome; deactivated: boolean }> => {
+      const [current] = await tx
+        .select()
+        .from(deliveries)
+        .where(eq(deliveries.id, delivery.id))
+        .for('update');
+      if (!current) return { outcome: 'gone', deactivated: false }; // the endpoint was deleted meanwhile
+      const recorded = await tx
+        .insert(deliveryAttempts)
+        .values({
+          id: randomUUID(),
+          deliveryId: delivery.id,
+          endpointId: delivery.endpointId,
+          attempt,
+          statusCode: result.statusCode,
+          success: result.success,
+          error: result.error,
+          durationMs: Math.round(result.durationMs),
+          requestHeaders: result.requestHeaders,
+          responseBody: result.responseBody,
+          createdAt: endedAt,
+        })
+        .onConflictDoNothing()
+        .returning({ id: deliveryAttempts.id });
+      // Another dispatcher already recorded this attempt (our lease had run out): leave it to that one.
+      if (recorded.length === 0 || current.status !== 'pending')
+        return { outcome: 'gone', deactivated: false };
 
-    const base = { attemptsMade: attempt, lockedUntil: null };
-    if (result.success) {
-      await tx.update(deliveries).set({ ...base, status: 'succeeded', nextAttemptAt: null }).where(eq(deliveries.id, delivery.id));
-      return { outcome: 'succeeded', deactivated: false };
-    }
-    if (attempt < MAX_ATTEMPTS) {
-      const delay = deps.retryDelays[attempt - 1]! * 1000;
+      const base = { attemptsMade: attempt, lockedUntil: null };
+      if (result.success) {
+        await tx
+          .update(deliveries)
+          .set({ ...base, status: 'succeeded', nextAttemptAt: null })
+          .where(eq(deliveries.id, delivery.id));
+        return { outcome: 'succeeded', deactivated: false };
+      }
+      if (attempt < MAX_ATTEMPTS) {
+        const delay = deps.retryDelays[attempt - 1]! * 1000;
+        await tx
+          .update(deliveries)
+          .set({ ...base, nextAttemptAt: new Date(endedAt.getTime() + delay) })
+          .where(and(eq(deliveries.id, delivery.id), eq(deliveries.status, 'pending')));
+        return { outcome: 'retry', deactivated: false };
+      }
+      // SPEC 3.1: the fourth failure: the event is permanently failed and the endpoint inactive.
       await tx
         .update(deliveries)
-        .set({ ...base, nextAttemptAt: new Date(endedAt.getTime() + delay) })
-        .where(and(eq(deliveries.id, delivery.id), eq(deliveries.status, 'pending')));
-      return { outcome: 'retry', deactivated: false };
-    }
-    // SPEC 3.1: the fourth failure: the event is permanently failed and the endpoint inactive.
-    await tx.update(deliveries).set({ ...base, status: 'failed', nextAttemptAt: null }).where(eq(deliveries.id, delivery.id));
-    return { outcome: 'failed', deactivated: await deactivateEndpoint(tx, delivery.endpointId) };
-  });
+        .set({ ...base, status: 'failed', nextAttemptAt: null })
+        .where(eq(deliveries.id, delivery.id));
+      return { outcome: 'failed', deactivated: await deactivateEndpoint(tx, delivery.endpointId) };
+    },
+  );
 
   if (outcome.deactivated) {
     await deps.mailer.send(db, {

@@ -22,7 +22,10 @@ export async function createEndpoint(
   return db.transaction(async (tx) => {
     // The account row lock makes count-then-insert one step: concurrent creations cannot pass 25.
     await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, input.accountId)).for('update');
-    const [existing] = await tx.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.accountId, input.accountId));
+    const [existing] = await tx
+      .select({ n: count() })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.accountId, input.accountId));
     if ((existing?.n ?? 0) >= MAX_ENDPOINTS_PER_ACCOUNT) {
       throw validationError(`An account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints`);
     }
@@ -61,7 +64,11 @@ export async function listEndpoints(db: Queryable, accountId: string): Promise<W
     .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
 }
 
-export async function getEndpointOrThrow(db: Queryable, accountId: string, endpointId: string): Promise<WebhookEndpoint> {
+export async function getEndpointOrThrow(
+  db: Queryable,
+  accountId: string,
+  endpointId: string,
+): Promise<WebhookEndpoint> {
   const [endpoint] = await db
     .select()
     .from(webhookEndpoints)
@@ -71,7 +78,11 @@ export async function getEndpointOrThrow(db: Queryable, accountId: string, endpo
 }
 
 /** SPEC 4.7: removes the endpoint at once; its pending deliveries go with it (cascade). */
-export async function deleteEndpointOrThrow(db: Queryable, accountId: string, endpointId: string): Promise<void> {
+export async function deleteEndpointOrThrow(
+  db: Queryable,
+  accountId: string,
+  endpointId: string,
+): Promise<void> {
   const deleted = await db
     .delete(webhookEndpoints)
     .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.accountId, accountId)))
@@ -83,7 +94,11 @@ export async function deleteEndpointOrThrow(db: Queryable, accountId: string, en
  * SPEC 3.1: re-enabling (offered in the settings app, not through /v1). Events that happened
  * while the endpoint was inactive are not replayed: only events from now on reach it.
  */
-export async function reenableEndpointOrThrow(db: Queryable, accountId: string, endpointId: string): Promise<WebhookEndpoint> {
+export async function reenableEndpointOrThrow(
+  db: Queryable,
+  accountId: string,
+  endpointId: string,
+): Promise<WebhookEndpoint> {
   const endpoint = await getEndpointOrThrow(db, accountId, endpointId);
   if (endpoint.active) return endpoint;
   const [updated] = await db

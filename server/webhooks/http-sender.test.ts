@@ -54,7 +54,13 @@ async function receiver(handler: Handler, server: http.Server = http.createServe
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as net.AddressInfo).port;
   const scheme = server instanceof https.Server ? 'https' : 'http';
-  return { port, url: (p = '/hook') => `${scheme}://127.0.0.1:${port}${p}`, hits, connections: () => connections, server };
+  return {
+    port,
+    url: (p = '/hook') => `${scheme}://127.0.0.1:${port}${p}`,
+    hits,
+    connections: () => connections,
+    server,
+  };
 }
 
 function sender(opts: Parameters<typeof createWebhookSender>[0]): WebhookSender {
@@ -84,7 +90,11 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const body = JSON.stringify({ event: 'meeting.completed', created_at: '2025-01-01T00:00:00.000Z', data: { id: 'x', title: 'Ünïcode ✓' } });
+const body = JSON.stringify({
+  event: 'meeting.completed',
+  created_at: '2025-01-01T00:00:00.000Z',
+  data: { id: 'x', title: 'Ünïcode ✓' },
+});
 const headers = {
   'X-Service-Event': 'meeting.completed',
   'X-Service-Signature': 't=1700000000,v1=abc123',
@@ -94,13 +104,19 @@ const headers = {
 
 describe('createWebhookSender against real receivers (allowPrivate: true)', () => {
   it('200: success, headers and body received exactly', async () => {
-    const rx = await receiver((_req, _body, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok thanks'));
+    const rx = await receiver((_req, _body, res) =>
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok thanks'),
+    );
     const s = sender({ timeoutMs: 2000, allowPrivate: true, userAgent: 'TestAgent/1' });
     const result = await s.send({ url: rx.url('/hook?x=1'), headers, body });
 
     expect(result).toMatchObject({ statusCode: 200, success: true, error: null, responseBody: 'ok thanks' });
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
-    expect(result.requestHeaders).toEqual({ ...headers, 'Content-Type': 'application/json', 'User-Agent': 'TestAgent/1' });
+    expect(result.requestHeaders).toEqual({
+      ...headers,
+      'Content-Type': 'application/json',
+      'User-Agent': 'TestAgent/1',
+    });
 
     expect(rx.hits).toHaveLength(1);
     const hit = rx.hits[0]!;
@@ -115,22 +131,38 @@ describe('createWebhookSender against real receivers (allowPrivate: true)', () =
   it('our Content-Type and User-Agent replace the caller’s, whatever their case', async () => {
     const rx = await receiver((_req, _b, res) => res.writeHead(204).end());
     const s = sender({ timeoutMs: 2000, allowPrivate: true });
-    const result = await s.send({ url: rx.url(), headers: { 'content-type': 'text/plain', 'user-agent': 'x', 'X-A': '1' }, body: '{}' });
+    const result = await s.send({
+      url: rx.url(),
+      headers: { 'content-type': 'text/plain', 'user-agent': 'x', 'X-A': '1' },
+      body: '{}',
+    });
     expect(result).toMatchObject({ statusCode: 204, success: true, responseBody: '' });
-    expect(result.requestHeaders).toEqual({ 'X-A': '1', 'Content-Type': 'application/json', 'User-Agent': 'MeetingNotes-Webhooks/1.0' });
+    expect(result.requestHeaders).toEqual({
+      'X-A': '1',
+      'Content-Type': 'application/json',
+      'User-Agent': 'MeetingNotes-Webhooks/1.0',
+    });
     expect(rx.hits[0]!.headers['content-type']).toBe('application/json');
     expect(rx.hits[0]!.headers['user-agent']).toBe('MeetingNotes-Webhooks/1.0');
   });
 
   it('500: failure with the status code', async () => {
     const rx = await receiver((_req, _b, res) => res.writeHead(500).end('boom'));
-    const result = await sender({ timeoutMs: 2000, allowPrivate: true }).send({ url: rx.url(), headers, body });
+    const result = await sender({ timeoutMs: 2000, allowPrivate: true }).send({
+      url: rx.url(),
+      headers,
+      body,
+    });
     expect(result).toMatchObject({ statusCode: 500, success: false, error: null, responseBody: 'boom' });
   });
 
   it('a receiver that never answers: "timeout"', async () => {
     const rx = await receiver(() => {});
-    const result = await sender({ timeoutMs: 300, allowPrivate: true }).send({ url: rx.url(), headers, body });
+    const result = await sender({ timeoutMs: 300, allowPrivate: true }).send({
+      url: rx.url(),
+      headers,
+      body,
+    });
     expect(result).toMatchObject({ statusCode: null, success: false, error: 'timeout', responseBody: null });
     expect(rx.hits).toHaveLength(1);
   });
@@ -140,7 +172,11 @@ describe('createWebhookSender against real receivers (allowPrivate: true)', () =
       res.writeHead(200);
       res.write('partial');
     });
-    const result = await sender({ timeoutMs: 300, allowPrivate: true }).send({ url: rx.url(), headers, body });
+    const result = await sender({ timeoutMs: 300, allowPrivate: true }).send({
+      url: rx.url(),
+      headers,
+      body,
+    });
     expect(result).toMatchObject({ statusCode: 200, success: true, error: null, responseBody: 'partial' });
   });
 
@@ -149,8 +185,16 @@ describe('createWebhookSender against real receivers (allowPrivate: true)', () =
       if (req.url === '/target') return res.writeHead(200).end('target');
       res.writeHead(status, { location: `/target` }).end();
     });
-    const result = await sender({ timeoutMs: 2000, allowPrivate: true }).send({ url: rx.url('/hook'), headers, body });
-    expect(result).toMatchObject({ statusCode: status, success: false, error: `redirect (${status}) not followed` });
+    const result = await sender({ timeoutMs: 2000, allowPrivate: true }).send({
+      url: rx.url('/hook'),
+      headers,
+      body,
+    });
+    expect(result).toMatchObject({
+      statusCode: status,
+      success: false,
+      error: `redirect (${status}) not followed`,
+    });
     await new Promise((r) => setTimeout(r, 50));
     expect(rx.hits.map((h) => h.url)).toEqual(['/hook']);
   });
@@ -160,7 +204,11 @@ describe('createWebhookSender against real receivers (allowPrivate: true)', () =
     const rx = await receiver((_req, _b, res) => {
       res.writeHead(200, { 'content-length': String(big.length) }).end(big);
     });
-    const result = await sender({ timeoutMs: 5000, allowPrivate: true }).send({ url: rx.url(), headers, body });
+    const result = await sender({ timeoutMs: 5000, allowPrivate: true }).send({
+      url: rx.url(),
+      headers,
+      body,
+    });
     expect(result.success).toBe(true);
     expect(result.statusCode).toBe(200);
     expect(Buffer.byteLength(result.responseBody ?? '', 'utf8')).toBe(4096);
@@ -170,20 +218,37 @@ describe('createWebhookSender against real receivers (allowPrivate: true)', () =
   it('a multi-byte character cut at the 4 KiB boundary is dropped, not mangled', async () => {
     const text = 'a'.repeat(4095) + 'é'.repeat(10);
     const rx = await receiver((_req, _b, res) => res.writeHead(200).end(text));
-    const result = await sender({ timeoutMs: 2000, allowPrivate: true }).send({ url: rx.url(), headers, body });
+    const result = await sender({ timeoutMs: 2000, allowPrivate: true }).send({
+      url: rx.url(),
+      headers,
+      body,
+    });
     expect(result.responseBody).toBe('a'.repeat(4095));
   });
 
   it('connection refused', async () => {
     const port = await closedPort();
-    const result = await sender({ timeoutMs: 2000, allowPrivate: true }).send({ url: `http://127.0.0.1:${port}/hook`, headers, body });
-    expect(result).toMatchObject({ statusCode: null, success: false, error: 'connection refused', responseBody: null });
+    const result = await sender({ timeoutMs: 2000, allowPrivate: true }).send({
+      url: `http://127.0.0.1:${port}/hook`,
+      headers,
+      body,
+    });
+    expect(result).toMatchObject({
+      statusCode: null,
+      success: false,
+      error: 'connection refused',
+      responseBody: null,
+    });
   });
 
   it('connection refused through the guarded lookup (a name, all addresses tried)', async () => {
     const port = await closedPort();
     const resolve: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
-    const result = await sender({ timeoutMs: 2000, allowPrivate: true, resolve }).send({ url: `http://receiver.test:${port}/`, headers, body });
+    const result = await sender({ timeoutMs: 2000, allowPrivate: true, resolve }).send({
+      url: `http://receiver.test:${port}/`,
+      headers,
+      body,
+    });
     expect(result.error).toBe('connection refused');
   });
 
@@ -212,7 +277,9 @@ describe('createWebhookSender against real receivers (allowPrivate: true)', () =
       }, 150);
     });
     const s = sender({ timeoutMs: 5000, allowPrivate: true, maxConcurrent: 2 });
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => s.send({ url: rx.url(`/hook/${i}`), headers, body })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => s.send({ url: rx.url(`/hook/${i}`), headers, body })),
+    );
     expect(results.every((r) => r.success)).toBe(true);
     expect(rx.hits).toHaveLength(6);
     expect(maxSeen).toBe(2);
@@ -222,7 +289,11 @@ describe('createWebhookSender against real receivers (allowPrivate: true)', () =
     const rx = await receiver((_req, _b, res) => res.writeHead(200).end());
     const s = sender({ timeoutMs: 2000, allowPrivate: true });
     const bad = await s.send({ url: `ftp://127.0.0.1:${rx.port}/`, headers, body });
-    expect(bad).toMatchObject({ statusCode: null, success: false, error: 'url must use https:// or http://' });
+    expect(bad).toMatchObject({
+      statusCode: null,
+      success: false,
+      error: 'url must use https:// or http://',
+    });
     const userinfo = await s.send({ url: `http://u:p@127.0.0.1:${rx.port}/`, headers, body });
     expect(userinfo.error).toBe('url must not contain user info (user:password@)');
     expect(rx.connections()).toBe(0);
@@ -230,7 +301,11 @@ describe('createWebhookSender against real receivers (allowPrivate: true)', () =
 
   it('a name that does not resolve: "dns: name does not resolve"', async () => {
     const resolve: Resolver = async () => [];
-    const result = await sender({ timeoutMs: 2000, allowPrivate: true, resolve }).send({ url: 'https://nowhere.test/', headers, body });
+    const result = await sender({ timeoutMs: 2000, allowPrivate: true, resolve }).send({
+      url: 'https://nowhere.test/',
+      headers,
+      body,
+    });
     expect(result).toMatchObject({ statusCode: null, success: false, error: 'dns: name does not resolve' });
   });
 
@@ -247,13 +322,36 @@ describe('createWebhookSender against real receivers (allowPrivate: true)', () =
     try {
       execFileSync(
         'openssl',
-        ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1',
-          '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')],
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-subj',
+          '/CN=localhost',
+          '-days',
+          '1',
+          '-keyout',
+          path.join(dir, 'key.pem'),
+          '-out',
+          path.join(dir, 'cert.pem'),
+        ],
         { stdio: 'ignore' },
       );
-      const server = https.createServer({ key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) });
-      const rx = await receiver((_req, _b, res) => res.writeHead(200).end(), server as unknown as http.Server);
-      const result = await sender({ timeoutMs: 2000, allowPrivate: true }).send({ url: rx.url(), headers, body });
+      const server = https.createServer({
+        key: readFileSync(path.join(dir, 'key.pem')),
+        cert: readFileSync(path.join(dir, 'cert.pem')),
+      });
+      const rx = await receiver(
+        (_req, _b, res) => res.writeHead(200).end(),
+        server as unknown as http.Server,
+      );
+      const result = await sender({ timeoutMs: 2000, allowPrivate: true }).send({
+        url: rx.url(),
+        headers,
+        body,
+      });
       expect(result.success).toBe(false);
       expect(result.statusCode).toBeNull();
       expect(result.error).toMatch(/^tls: /);
@@ -273,7 +371,12 @@ describe('createWebhookSender with allowPrivate: false and an injected resolver'
       headers,
       body,
     });
-    expect(result).toMatchObject({ statusCode: null, success: false, error: 'blocked: private address 127.0.0.1', responseBody: null });
+    expect(result).toMatchObject({
+      statusCode: null,
+      success: false,
+      error: 'blocked: private address 127.0.0.1',
+      responseBody: null,
+    });
     await new Promise((r) => setTimeout(r, 50));
     expect(rx.connections()).toBe(0);
   });
@@ -281,7 +384,11 @@ describe('createWebhookSender with allowPrivate: false and an injected resolver'
   it('a numeric private URL is blocked without DNS and without a connection', async () => {
     const rx = await receiver((_req, _b, res) => res.writeHead(200).end());
     const resolve = sequenceResolver([['93.184.216.34']]);
-    const result = await sender({ timeoutMs: 2000, allowPrivate: false, resolve }).send({ url: `https://127.0.0.1:${rx.port}/`, headers, body });
+    const result = await sender({ timeoutMs: 2000, allowPrivate: false, resolve }).send({
+      url: `https://127.0.0.1:${rx.port}/`,
+      headers,
+      body,
+    });
     expect(result.error).toBe('blocked: private address 127.0.0.1');
     expect(resolve.calls).toBe(0);
     expect(rx.connections()).toBe(0);
@@ -291,8 +398,14 @@ describe('createWebhookSender with allowPrivate: false and an injected resolver'
     const rx = await receiver((_req, _b, res) => res.writeHead(200).end());
     const resolve = sequenceResolver([['93.184.216.34'], ['127.0.0.1']]);
     const url = `https://rebind.test:${rx.port}/hook`;
-    await expect(checkWebhookUrl(url, { allowPrivate: false, resolve })).resolves.toMatchObject({ addresses: ['93.184.216.34'] });
-    const result = await sender({ timeoutMs: 2000, allowPrivate: false, resolve }).send({ url, headers, body });
+    await expect(checkWebhookUrl(url, { allowPrivate: false, resolve })).resolves.toMatchObject({
+      addresses: ['93.184.216.34'],
+    });
+    const result = await sender({ timeoutMs: 2000, allowPrivate: false, resolve }).send({
+      url,
+      headers,
+      body,
+    });
     expect(result).toMatchObject({ success: false, error: 'blocked: private address 127.0.0.1' });
     await new Promise((r) => setTimeout(r, 50));
     expect(rx.connections()).toBe(0);
@@ -308,7 +421,11 @@ describe('createWebhookSender with allowPrivate: false and an injected resolver'
       body,
     });
     expect(resolve.calls).toBe(2);
-    expect(result).toMatchObject({ statusCode: null, success: false, error: 'blocked: private address 127.0.0.1' });
+    expect(result).toMatchObject({
+      statusCode: null,
+      success: false,
+      error: 'blocked: private address 127.0.0.1',
+    });
     await new Promise((r) => setTimeout(r, 50));
     expect(rx.connections()).toBe(0);
   });
@@ -327,7 +444,11 @@ describe('createWebhookSender with allowPrivate: false and an injected resolver'
 
   it('http:// is refused when private targets are not allowed', async () => {
     const resolve = sequenceResolver([['93.184.216.34']]);
-    const result = await sender({ timeoutMs: 2000, allowPrivate: false, resolve }).send({ url: 'http://hooks.test/', headers, body });
+    const result = await sender({ timeoutMs: 2000, allowPrivate: false, resolve }).send({
+      url: 'http://hooks.test/',
+      headers,
+      body,
+    });
     expect(result).toMatchObject({ success: false, error: 'url must use https://' });
     expect(resolve.calls).toBe(0);
   });

@@ -88,7 +88,9 @@ const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|
 /** Short error strings for the delivery log (D13). */
 export function describeSendError(err: unknown): string {
   const chain = errorChain(err);
-  const codes = chain.map((e) => (e as { code?: unknown })?.code).filter((c): c is string => typeof c === 'string');
+  const codes = chain
+    .map((e) => (e as { code?: unknown })?.code)
+    .filter((c): c is string => typeof c === 'string');
   const messages = chain.map((e) => (e instanceof Error ? e.message : String(e)));
 
   const blocked = messages.find((m) => m.startsWith('blocked: '));
@@ -96,11 +98,15 @@ export function describeSendError(err: unknown): string {
   const has = (...wanted: string[]) => codes.some((c) => wanted.includes(c));
   if (has('UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'ETIMEDOUT')) return 'timeout';
   if (has('ECONNREFUSED')) return 'connection refused';
-  if (has('ENOTFOUND', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA', 'EAI_FAIL')) return 'dns: name does not resolve';
+  if (has('ENOTFOUND', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA', 'EAI_FAIL'))
+    return 'dns: name does not resolve';
   if (has('EAI_AGAIN')) return 'dns: temporary failure';
   const tls = chain.find((e) => {
     const code = (e as { code?: unknown })?.code;
-    return (typeof code === 'string' && TLS_CODE.test(code)) || (e instanceof Error && /certificate|\bssl\b|\btls\b/i.test(e.message));
+    return (
+      (typeof code === 'string' && TLS_CODE.test(code)) ||
+      (e instanceof Error && /certificate|\bssl\b|\btls\b/i.test(e.message))
+    );
   });
   if (tls) return `tls: ${tls instanceof Error ? tls.message : String(tls)}`;
   if (has('ECONNRESET')) return 'connection reset';
@@ -135,7 +141,9 @@ function buildHeaders(given: Record<string, string>, userAgent: string): Record<
 }
 
 /** Reads at most MAX_RESPONSE_BODY_BYTES and then destroys the stream; never throws. */
-async function readLimited(body: AsyncIterable<Uint8Array> & { destroy(err?: Error): unknown }): Promise<string> {
+async function readLimited(
+  body: AsyncIterable<Uint8Array> & { destroy(err?: Error): unknown },
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -178,7 +186,10 @@ export function createWebhookSender(opts: WebhookSenderOptions): WebhookSender {
   const slots = new Semaphore(maxConcurrent);
   let closed = false;
 
-  async function attempt(req: WebhookRequest, requestHeaders: Record<string, string>): Promise<AttemptResult> {
+  async function attempt(
+    req: WebhookRequest,
+    requestHeaders: Record<string, string>,
+  ): Promise<AttemptResult> {
     const started = performance.now();
     const result = (r: Omit<AttemptResult, 'durationMs' | 'requestHeaders'>): AttemptResult => ({
       ...r,
@@ -230,7 +241,14 @@ export function createWebhookSender(opts: WebhookSenderOptions): WebhookSender {
     async send(req) {
       const requestHeaders = buildHeaders(req.headers ?? {}, userAgent);
       if (closed) {
-        return { statusCode: null, success: false, error: 'sender closed', durationMs: 0, responseBody: null, requestHeaders };
+        return {
+          statusCode: null,
+          success: false,
+          error: 'sender closed',
+          durationMs: 0,
+          responseBody: null,
+          requestHeaders,
+        };
       }
       await slots.acquire();
       try {

@@ -50,7 +50,10 @@ export async function listDeliveryAttempts(
         page.after
           ? or(
               lt(deliveryAttempts.createdAt, page.after.createdAt),
-              and(eq(deliveryAttempts.createdAt, page.after.createdAt), lt(deliveryAttempts.id, page.after.id)),
+              and(
+                eq(deliveryAttempts.createdAt, page.after.createdAt),
+                lt(deliveryAttempts.id, page.after.id),
+              ),
             )
           : undefined,
       ),

@@ -11,7 +11,11 @@ import { serializeEnvelope } from './fan-out-event';
  * "Send test event" of the settings app: one delivery of a sample meeting to one active
  * endpoint, under the first event name it subscribed to, signed and retried like any other.
  */
-export async function sendTestEvent(db: Db, accountId: string, endpointId: string): Promise<{ deliveryId: string }> {
+export async function sendTestEvent(
+  db: Db,
+  accountId: string,
+  endpointId: string,
+): Promise<{ deliveryId: string }> {
   const endpoint = await getEndpointOrThrow(db, accountId, endpointId);
   if (!endpoint.active) throw conflict('The endpoint is inactive: re-enable it before sending a test event');
   const label = (endpoint.events[0] ?? 'meeting.completed') as (typeof deliveries.$inferInsert)['event'];
@@ -23,13 +27,23 @@ export async function sendTestEvent(db: Db, accountId: string, endpointId: strin
     duration_seconds: 60,
     started_at: new Date(now.getTime() - 60_000).toISOString(),
     ended_at: now.toISOString(),
-    transcript: [{ sequence: 1, speaker: 'Meeting Notes', content: 'This is a test delivery.', start_time: 0, end_time: 3 }],
+    transcript: [
+      {
+        sequence: 1,
+        speaker: 'Meeting Notes',
+        content: 'This is a test delivery.',
+        start_time: 0,
+        end_time: 3,
+      },
+    ],
     summary: null,
   };
   const type = label === 'meeting.completed' ? 'meeting.transcribed' : label;
   return db.transaction(async (tx) => {
     const eventId = randomUUID();
-    await tx.insert(events).values({ id: eventId, accountId, meetingId: null, type, data, createdAt: now, fannedOutAt: now });
+    await tx
+      .insert(events)
+      .values({ id: eventId, accountId, meetingId: null, type, data, createdAt: now, fannedOutAt: now });
     const deliveryId = randomUUID();
     await tx.insert(deliveries).values({
       id: deliveryId,
@@ -45,7 +59,11 @@ export async function sendTestEvent(db: Db, accountId: string, endpointId: strin
 }
 
 /** "Resend": the same payload again as a new delivery (new X-Service-Delivery, fresh attempts). */
-export async function resendDelivery(db: Db, accountId: string, deliveryId: string): Promise<{ deliveryId: string }> {
+export async function resendDelivery(
+  db: Db,
+  accountId: string,
+  deliveryId: string,
+): Promise<{ deliveryId: string }> {
   const [original] = await db
     .select({ delivery: deliveries, active: webhookEndpoints.active })
     .from(deliveries)

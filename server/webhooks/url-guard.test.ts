@@ -211,7 +211,7 @@ describe('checkWebhookUrl', () => {
     'dual.example.com': ['93.184.216.34', '2606:4700::1111'],
     'internal.example.com': ['10.0.0.5'],
     'mixed.example.com': ['93.184.216.34', '10.0.0.5'],
-    'localhost': ['127.0.0.1', '::1'],
+    localhost: ['127.0.0.1', '::1'],
     'mapped.example.com': ['::ffff:10.0.0.5'],
     'metadata.example.com': ['169.254.169.254'],
     'empty.example.com': [],
@@ -281,7 +281,9 @@ describe('checkWebhookUrl', () => {
     };
     const empty: Resolver = async () => [];
     for (const r of [throwing, empty]) {
-      const err = await rejection(checkWebhookUrl('https://hooks.example.com/', { allowPrivate: true, resolve: r }));
+      const err = await rejection(
+        checkWebhookUrl('https://hooks.example.com/', { allowPrivate: true, resolve: r }),
+      );
       expect(err.code).toBe('validation_error');
       expect(err.message).toMatch(/does not resolve$/);
     }
@@ -300,13 +302,19 @@ describe('checkWebhookUrl', () => {
 
   it('checks numeric hosts directly, without DNS', async () => {
     const spy = vi.fn(resolve);
-    await expect(checkWebhookUrl('https://93.184.216.34/hook', { allowPrivate: false, resolve: spy })).resolves.toMatchObject({
+    await expect(
+      checkWebhookUrl('https://93.184.216.34/hook', { allowPrivate: false, resolve: spy }),
+    ).resolves.toMatchObject({
       addresses: ['93.184.216.34'],
     });
-    await expect(checkWebhookUrl('https://[2606:4700::1111]/hook', { allowPrivate: false, resolve: spy })).resolves.toMatchObject({
+    await expect(
+      checkWebhookUrl('https://[2606:4700::1111]/hook', { allowPrivate: false, resolve: spy }),
+    ).resolves.toMatchObject({
       addresses: ['2606:4700::1111'],
     });
-    await expect(checkWebhookUrl('https://1572395042/hook', { allowPrivate: false, resolve: spy })).resolves.toMatchObject({
+    await expect(
+      checkWebhookUrl('https://1572395042/hook', { allowPrivate: false, resolve: spy }),
+    ).resolves.toMatchObject({
       addresses: ['93.184.216.34'],
     });
     await rejection(checkWebhookUrl('https://127.0.0.1/hook', { allowPrivate: false, resolve: spy }));
@@ -319,9 +327,15 @@ describe('checkWebhookUrl', () => {
   });
 
   it('allowPrivate allows http:// and private or loopback targets, but still needs a resolving name', async () => {
-    await expect(checkWebhookUrl('http://localhost:3000/hook', lax)).resolves.toMatchObject({ addresses: ['127.0.0.1', '::1'] });
-    await expect(checkWebhookUrl('http://127.0.0.1:3000/hook', lax)).resolves.toMatchObject({ addresses: ['127.0.0.1'] });
-    await expect(checkWebhookUrl('https://internal.example.com/', lax)).resolves.toMatchObject({ addresses: ['10.0.0.5'] });
+    await expect(checkWebhookUrl('http://localhost:3000/hook', lax)).resolves.toMatchObject({
+      addresses: ['127.0.0.1', '::1'],
+    });
+    await expect(checkWebhookUrl('http://127.0.0.1:3000/hook', lax)).resolves.toMatchObject({
+      addresses: ['127.0.0.1'],
+    });
+    await expect(checkWebhookUrl('https://internal.example.com/', lax)).resolves.toMatchObject({
+      addresses: ['10.0.0.5'],
+    });
     const err = await rejection(checkWebhookUrl('http://nowhere.example.com/', lax));
     expect(err.message).toBe('url host nowhere.example.com does not resolve');
     const err2 = await rejection(checkWebhookUrl('http://u:p@localhost/', lax));
@@ -331,8 +345,14 @@ describe('checkWebhookUrl', () => {
 
 describe('createGuardedLookup', () => {
   type Outcome = { err: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family?: number };
-  function lookup(fn: net.LookupFunction, hostname: string, options: Parameters<net.LookupFunction>[1]): Promise<Outcome> {
-    return new Promise((done) => fn(hostname, options, (err, address, family) => done({ err, address, family })));
+  function lookup(
+    fn: net.LookupFunction,
+    hostname: string,
+    options: Parameters<net.LookupFunction>[1],
+  ): Promise<Outcome> {
+    return new Promise((done) =>
+      fn(hostname, options, (err, address, family) => done({ err, address, family })),
+    );
   }
   const resolve = tableResolver({
     'hooks.example.com': ['93.184.216.34', '2606:4700::1111'],
@@ -347,7 +367,9 @@ describe('createGuardedLookup', () => {
   });
 
   it('hands back every checked address (all: true)', async () => {
-    const out = await lookup(createGuardedLookup({ allowPrivate: false, resolve }), 'hooks.example.com', { all: true });
+    const out = await lookup(createGuardedLookup({ allowPrivate: false, resolve }), 'hooks.example.com', {
+      all: true,
+    });
     expect(out.err).toBeNull();
     expect(out.address).toEqual([
       { address: '93.184.216.34', family: 4 },
@@ -357,8 +379,14 @@ describe('createGuardedLookup', () => {
 
   it('honours options.family', async () => {
     const fn = createGuardedLookup({ allowPrivate: false, resolve });
-    expect(await lookup(fn, 'hooks.example.com', { family: 6 })).toEqual({ err: null, address: '2606:4700::1111', family: 6 });
-    expect((await lookup(fn, 'hooks.example.com', { family: 4, all: true })).address).toEqual([{ address: '93.184.216.34', family: 4 }]);
+    expect(await lookup(fn, 'hooks.example.com', { family: 6 })).toEqual({
+      err: null,
+      address: '2606:4700::1111',
+      family: 6,
+    });
+    expect((await lookup(fn, 'hooks.example.com', { family: 4, all: true })).address).toEqual([
+      { address: '93.184.216.34', family: 4 },
+    ]);
   });
 
   it.each([
@@ -376,7 +404,9 @@ describe('createGuardedLookup', () => {
   });
 
   it('a name that does not resolve fails with ENOTFOUND', async () => {
-    const out = await lookup(createGuardedLookup({ allowPrivate: false, resolve }), 'nowhere.example.com', { all: true });
+    const out = await lookup(createGuardedLookup({ allowPrivate: false, resolve }), 'nowhere.example.com', {
+      all: true,
+    });
     expect(out.err?.code).toBe('ENOTFOUND');
   });
 
@@ -402,7 +432,11 @@ describe('createGuardedLookup', () => {
       return { port: (server.address() as net.AddressInfo).port, connections: () => count };
     }
 
-    function connect(port: number, lookupFn: net.LookupFunction, autoSelectFamily: boolean): Promise<Error | null> {
+    function connect(
+      port: number,
+      lookupFn: net.LookupFunction,
+      autoSelectFamily: boolean,
+    ): Promise<Error | null> {
       return new Promise((done) => {
         const socket = net.connect({ host: 'receiver.test', port, lookup: lookupFn, autoSelectFamily });
         socket.on('connect', () => {
@@ -413,20 +447,34 @@ describe('createGuardedLookup', () => {
       });
     }
 
-    it.each([false, true])('net.connect (autoSelectFamily=%s) is refused before any connection', async (autoSelectFamily) => {
-      const { port, connections } = await listen();
-      const err = await connect(port, createGuardedLookup({ allowPrivate: false, resolve }), autoSelectFamily);
-      expect(err?.message).toBe('blocked: private address 127.0.0.1');
-      await new Promise((r) => setTimeout(r, 50));
-      expect(connections()).toBe(0);
-    });
+    it.each([false, true])(
+      'net.connect (autoSelectFamily=%s) is refused before any connection',
+      async (autoSelectFamily) => {
+        const { port, connections } = await listen();
+        const err = await connect(
+          port,
+          createGuardedLookup({ allowPrivate: false, resolve }),
+          autoSelectFamily,
+        );
+        expect(err?.message).toBe('blocked: private address 127.0.0.1');
+        await new Promise((r) => setTimeout(r, 50));
+        expect(connections()).toBe(0);
+      },
+    );
 
-    it.each([false, true])('net.connect (autoSelectFamily=%s) connects when allowed', async (autoSelectFamily) => {
-      const { port, connections } = await listen();
-      const err = await connect(port, createGuardedLookup({ allowPrivate: true, resolve }), autoSelectFamily);
-      expect(err).toBeNull();
-      await new Promise((r) => setTimeout(r, 50));
-      expect(connections()).toBe(1);
-    });
+    it.each([false, true])(
+      'net.connect (autoSelectFamily=%s) connects when allowed',
+      async (autoSelectFamily) => {
+        const { port, connections } = await listen();
+        const err = await connect(
+          port,
+          createGuardedLookup({ allowPrivate: true, resolve }),
+          autoSelectFamily,
+        );
+        expect(err).toBeNull();
+        await new Promise((r) => setTimeout(r, 50));
+        expect(connections()).toBe(1);
+      },
+    );
   });
 });

@@ -335,7 +335,9 @@ export function createGuardedLookup(opts: UrlGuardOptions): LookupFunction {
   const resolve = opts.resolve ?? defaultResolver;
   return (hostname, options, callback) => {
     const host = normalizeHost(hostname);
-    const pending: Promise<string[]> = isIpLiteral(host) ? Promise.resolve([host]) : resolveHost(host, resolve);
+    const pending: Promise<string[]> = isIpLiteral(host)
+      ? Promise.resolve([host])
+      : resolveHost(host, resolve);
     pending.then(
       (addresses) => {
         if (addresses.length === 0) return callback(notFoundError(hostname), '', undefined);

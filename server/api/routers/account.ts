@@ -21,16 +21,28 @@ export const accountRouter = createUiRouter({
         email: z.string().trim().max(254, 'Enter a valid email address').email('Enter a valid email address'),
         // The password policy (length in bytes, strength) is the service's, with its own messages.
         password: z.string().min(1, 'Enter a password'),
-        name: z.string().trim().max(100, 'Use at most 100 characters for your name').refine(noControlCharacters, 'Use letters, digits and punctuation in your name').optional(),
+        name: z
+          .string()
+          .trim()
+          .max(100, 'Use at most 100 characters for your name')
+          .refine(noControlCharacters, 'Use letters, digits and punctuation in your name')
+          .optional(),
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      await signUp(ctx.db, ctx.services.mailer, { email: input.email, password: input.password, name: input.name || null }, { address: ctx.clientAddress });
+      await signUp(
+        ctx.db,
+        ctx.services.mailer,
+        { email: input.email, password: input.password, name: input.name || null },
+        { address: ctx.clientAddress },
+      );
       return { checkEmail: true as const };
     }),
 
   /** Ends every session of the account, this one included (the page then signs out). */
-  signOutEverywhere: accountProcedure.mutation(async ({ ctx }) => ({ ended: await endAllAuthSessions(ctx.db, ctx.accountId) })),
+  signOutEverywhere: accountProcedure.mutation(async ({ ctx }) => ({
+    ended: await endAllAuthSessions(ctx.db, ctx.accountId),
+  })),
 
   get: accountProcedure.query(async ({ ctx }) => {
     const account = await getAccountOrThrow(ctx.db, ctx.accountId);
@@ -51,7 +63,14 @@ export const accountRouter = createUiRouter({
       plan: account.plan,
       earlyAccess: account.earlyAccess,
       usage: { today: usage?.count ?? 0, limit: today.limit, resetsAt: today.end.toISOString() },
-      emails: sent.map((e) => ({ id: e.id, to: e.to, subject: e.subject, body: e.body, transport: e.transport, createdAt: e.createdAt.toISOString() })),
+      emails: sent.map((e) => ({
+        id: e.id,
+        to: e.to,
+        subject: e.subject,
+        body: e.body,
+        transport: e.transport,
+        createdAt: e.createdAt.toISOString(),
+      })),
     };
   }),
 });

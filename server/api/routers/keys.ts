@@ -18,9 +18,18 @@ export const keysRouter = createUiRouter({
 
   /** The plaintext key is in this answer only (SPEC 5.3). */
   create: accountProcedure
-    .input(z.object({ name: z.string().trim().min(1, 'Give the key a name').max(100), form: z.enum(FORMS).default('A') }))
+    .input(
+      z.object({
+        name: z.string().trim().min(1, 'Give the key a name').max(100),
+        form: z.enum(FORMS).default('A'),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
-      const { key, plaintext } = await createApiKey(ctx.db, { accountId: ctx.accountId, form: input.form, name: input.name });
+      const { key, plaintext } = await createApiKey(ctx.db, {
+        accountId: ctx.accountId,
+        form: input.form,
+        name: input.name,
+      });
       return { key: presentKey(key), plaintext };
     }),
 

@@ -24,7 +24,13 @@ const presentNote = (n: NoteRecord) => ({
 
 export const notesRouter = createUiRouter({
   list: accountProcedure
-    .input(z.object({ platform: z.enum(PLATFORMS).nullish(), cursor: z.string().nullish(), limit: z.number().int().min(1).max(100).default(20) }))
+    .input(
+      z.object({
+        platform: z.enum(PLATFORMS).nullish(),
+        cursor: z.string().nullish(),
+        limit: z.number().int().min(1).max(100).default(20),
+      }),
+    )
     .query(async ({ ctx, input }) => {
       const after = input.cursor ? decodeCursor(input.cursor) : undefined;
       const page = await listNotes(ctx.db, ctx.accountId, {
@@ -34,17 +40,28 @@ export const notesRouter = createUiRouter({
       });
       const last = page.notes.at(-1);
       return {
-        items: page.notes.map((n) => ({ ...presentNote(n), transcript: undefined, segments: n.transcript.length })),
+        items: page.notes.map((n) => ({
+          ...presentNote(n),
+          transcript: undefined,
+          segments: n.transcript.length,
+        })),
         nextCursor: page.hasMore && last ? encodeCursor(last) : null,
       };
     }),
 
   /** The same search as Form A of the API. */
   search: accountProcedure
-    .input(z.object({ q: z.string().trim().min(1, 'Type something to search for').max(256), limit: z.number().int().min(1).max(50).default(10) }))
+    .input(
+      z.object({
+        q: z.string().trim().min(1, 'Type something to search for').max(256),
+        limit: z.number().int().min(1).max(50).default(10),
+      }),
+    )
     .query(({ ctx, input }) => searchPassages(ctx.db, ctx.services, ctx.accountId, input.q, input.limit)),
 
-  get: accountProcedure.input(z.object({ id: z.guid() })).query(async ({ ctx, input }) => presentNote(await getNoteOrThrow(ctx.db, ctx.accountId, input.id))),
+  get: accountProcedure
+    .input(z.object({ id: z.guid() }))
+    .query(async ({ ctx, input }) => presentNote(await getNoteOrThrow(ctx.db, ctx.accountId, input.id))),
 
   /** SPEC 1: the app offers deletion for everyone. */
   delete: accountProcedure.input(z.object({ id: z.guid() })).mutation(async ({ ctx, input }) => {

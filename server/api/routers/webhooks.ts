@@ -32,7 +32,13 @@ export const webhooksRouter = createUiRouter({
   /** Endpoints with the result of each one's latest attempt (one query for all). */
   list: accountProcedure.query(async ({ ctx }) => {
     const endpoints = await listEndpoints(ctx.db, ctx.accountId);
-    const latest = await queryRows<{ endpoint_id: string; success: boolean; status_code: number | null; error: string | null; created_at: string | Date }>(
+    const latest = await queryRows<{
+      endpoint_id: string;
+      success: boolean;
+      status_code: number | null;
+      error: string | null;
+      created_at: string | Date;
+    }>(
       ctx.db,
       sql`select distinct on (endpoint_id) endpoint_id, success, status_code, error, created_at
           from delivery_attempts
@@ -45,13 +51,22 @@ export const webhooksRouter = createUiRouter({
       return {
         ...presentEndpoint(e),
         lastDelivery: last
-          ? { success: last.success, statusCode: last.status_code, error: last.error, at: new Date(last.created_at).toISOString() }
+          ? {
+              success: last.success,
+              statusCode: last.status_code,
+              error: last.error,
+              at: new Date(last.created_at).toISOString(),
+            }
           : null,
       };
     });
   }),
 
-  get: accountProcedure.input(idInput).query(async ({ ctx, input }) => presentEndpoint(await getEndpointOrThrow(ctx.db, ctx.accountId, input.id))),
+  get: accountProcedure
+    .input(idInput)
+    .query(async ({ ctx, input }) =>
+      presentEndpoint(await getEndpointOrThrow(ctx.db, ctx.accountId, input.id)),
+    ),
 
   /** The secret is in this answer only (SPEC 2.6). */
   create: accountProcedure
@@ -67,7 +82,12 @@ export const webhooksRouter = createUiRouter({
         allowPrivate: ctx.services.webhooks.allowPrivateUrls,
         ...(ctx.services.webhooks.resolve && { resolve: ctx.services.webhooks.resolve }),
       });
-      const endpoint = await createEndpoint(ctx.db, { accountId: ctx.accountId, url: url.toString(), events: [...new Set(input.events)], form: input.form });
+      const endpoint = await createEndpoint(ctx.db, {
+        accountId: ctx.accountId,
+        url: url.toString(),
+        events: [...new Set(input.events)],
+        form: input.form,
+      });
       return { endpoint: presentEndpoint(endpoint), secret: endpoint.secret };
     }),
 
@@ -79,7 +99,9 @@ export const webhooksRouter = createUiRouter({
   /** SPEC 3.1: re-enable is offered here, not through /v1. */
   reenable: accountProcedure
     .input(idInput)
-    .mutation(async ({ ctx, input }) => presentEndpoint(await reenableEndpointOrThrow(ctx.db, ctx.accountId, input.id))),
+    .mutation(async ({ ctx, input }) =>
+      presentEndpoint(await reenableEndpointOrThrow(ctx.db, ctx.accountId, input.id)),
+    ),
 
   sendTest: accountProcedure.input(idInput).mutation(async ({ ctx, input }) => {
     const result = await sendTestEvent(ctx.db, ctx.accountId, input.id);

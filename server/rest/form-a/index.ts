@@ -10,13 +10,37 @@ import { router } from '../trpc';
 import { presentErrorA } from './errors';
 import { searchPassages } from '../../search/search-passages';
 import { searchNotesProcedure } from '../procedures/search';
-import { createEndpointProcedure, deleteEndpointProcedure, listEndpointsProcedure } from '../procedures/webhooks';
+import {
+  createEndpointProcedure,
+  deleteEndpointProcedure,
+  listEndpointsProcedure,
+} from '../procedures/webhooks';
 import { createEndpointInput } from '../webhook-params';
 import { z } from 'zod';
-import { presentCreatedEndpoint, presentEndpointList, presentNote, presentNoteList, presentSearchResults } from './present';
-import { CreatedEndpointA, EndpointListA, listNotesInputA, NoteA, NoteListA, SearchResultsA, searchNotesInputA } from './schemas';
+import {
+  presentCreatedEndpoint,
+  presentEndpointList,
+  presentNote,
+  presentNoteList,
+  presentSearchResults,
+} from './present';
+import {
+  CreatedEndpointA,
+  EndpointListA,
+  listNotesInputA,
+  NoteA,
+  NoteListA,
+  SearchResultsA,
+  searchNotesInputA,
+} from './schemas';
 
-const notes = { listNotesInput: listNotesInputA, noteList: NoteListA, note: NoteA, presentNoteList, presentNote };
+const notes = {
+  listNotesInput: listNotesInputA,
+  noteList: NoteListA,
+  note: NoteA,
+  presentNoteList,
+  presentNote,
+};
 
 // Form A searches transcript passages (D7).
 const search = {

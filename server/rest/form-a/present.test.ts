@@ -32,7 +32,13 @@ function note(overrides: Partial<NoteRecord> = {}): NoteRecord {
     summaryText: null,
     transcript: [
       { sequence: 1, speaker: 'Ana', content: 'Good morning, shall we start?', startTime: 0, endTime: 2.5 },
-      { sequence: 2, speaker: 'Ben', content: 'Yes, the release is on track.', startTime: 2.5, endTime: null },
+      {
+        sequence: 2,
+        speaker: 'Ben',
+        content: 'Yes, the release is on track.',
+        startTime: 2.5,
+        endTime: null,
+      },
     ],
     ...overrides,
   };
@@ -133,13 +139,15 @@ describe('Form A presenters (SPEC 2.1-2.3, D6)', () => {
       ended_at: '2026-03-02T09:30:15.250Z',
       transcript: transcriptA,
     });
-    for (const segment of out.transcript) expect(Object.keys(segment)).toStrictEqual(['sequence', 'speaker', 'content', 'start_time']);
+    for (const segment of out.transcript)
+      expect(Object.keys(segment)).toStrictEqual(['sequence', 'speaker', 'content', 'start_time']);
     expect(NoteListItemA.parse(out)).toStrictEqual(out);
   });
 
   it('SPEC 2.2, D6: single-note transcript segments omit end_time', () => {
     const out = presentNote(note());
-    for (const segment of out.transcript) expect(Object.keys(segment)).toStrictEqual(['sequence', 'speaker', 'content', 'start_time']);
+    for (const segment of out.transcript)
+      expect(Object.keys(segment)).toStrictEqual(['sequence', 'speaker', 'content', 'start_time']);
   });
 
   it('D5: a page with more notes: next_cursor is the opaque cursor of the last note, has_more true', () => {

@@ -4,12 +4,25 @@ import { renderSummaryText } from '../../notes/summary';
 import { encodeCursor } from '../opaque-cursor';
 import type { PassageHit } from '../../search/search-passages';
 import type { WebhookEndpoint } from '../../webhooks/endpoints';
-import type { CreatedEndpointA, EndpointA, EndpointListA, NoteA, NoteListA, NoteListItemA, SearchResultsA } from './schemas';
+import type {
+  CreatedEndpointA,
+  EndpointA,
+  EndpointListA,
+  NoteA,
+  NoteListA,
+  NoteListItemA,
+  SearchResultsA,
+} from './schemas';
 
 const iso = (d: Date) => d.toISOString();
 
 function presentTranscript(note: NoteRecord) {
-  return note.transcript.map((s) => ({ sequence: s.sequence, speaker: s.speaker, content: s.content, start_time: s.startTime }));
+  return note.transcript.map((s) => ({
+    sequence: s.sequence,
+    speaker: s.speaker,
+    content: s.content,
+    start_time: s.startTime,
+  }));
 }
 
 export function presentNoteListItem(note: NoteRecord): z.input<typeof NoteListItemA> {
@@ -50,17 +63,36 @@ export function presentNoteList(page: NotePage): z.input<typeof NoteListA> {
 
 export function presentSearchResults(hits: PassageHit[]): z.input<typeof SearchResultsA> {
   return {
-    data: hits.map((h) => ({ note_id: h.noteId, title: h.title ?? '', snippet: h.snippet, score: h.score, start_time: h.startTime })),
+    data: hits.map((h) => ({
+      note_id: h.noteId,
+      title: h.title ?? '',
+      snippet: h.snippet,
+      score: h.score,
+      start_time: h.startTime,
+    })),
   };
 }
 
 // SPEC 4.5: Form A lists the keys id, url, events, secret, created_at, active.
 export function presentCreatedEndpoint(e: WebhookEndpoint): z.input<typeof CreatedEndpointA> {
-  return { id: e.id, url: e.url, events: e.events as z.input<typeof CreatedEndpointA>['events'], secret: e.secret, created_at: iso(e.createdAt), active: e.active };
+  return {
+    id: e.id,
+    url: e.url,
+    events: e.events as z.input<typeof CreatedEndpointA>['events'],
+    secret: e.secret,
+    created_at: iso(e.createdAt),
+    active: e.active,
+  };
 }
 
 export function presentEndpoint(e: WebhookEndpoint): z.input<typeof EndpointA> {
-  return { id: e.id, url: e.url, events: e.events as z.input<typeof EndpointA>['events'], created_at: iso(e.createdAt), active: e.active };
+  return {
+    id: e.id,
+    url: e.url,
+    events: e.events as z.input<typeof EndpointA>['events'],
+    created_at: iso(e.createdAt),
+    active: e.active,
+  };
 }
 
 export function presentEndpointList(endpoints: WebhookEndpoint[]): z.input<typeof EndpointListA> {

@@ -79,9 +79,13 @@ export const SearchHitA = z
   .object({
     note_id: z.string().uuid(),
     title: z.string().meta({ description: 'Empty string when the meeting has no title.' }),
-    snippet: z.string().meta({ description: 'At most 300 characters of the matching passage, around its best-matching part.' }),
+    snippet: z.string().meta({
+      description: 'At most 300 characters of the matching passage, around its best-matching part.',
+    }),
     score: z.number().meta({ description: 'Cosine similarity of the embeddings; higher ranks first.' }),
-    start_time: z.number().meta({ description: 'Seconds from the start of the recording to the segment that matched.' }),
+    start_time: z
+      .number()
+      .meta({ description: 'Seconds from the start of the recording to the segment that matched.' }),
   })
   .meta({ id: 'SearchHit' });
 

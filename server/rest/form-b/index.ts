@@ -10,7 +10,12 @@ import { router } from '../trpc';
 import { presentErrorB } from './errors';
 import { searchSummaries } from '../../search/search-summaries';
 import { searchNotesProcedure } from '../procedures/search';
-import { createEndpointProcedure, deleteEndpointProcedure, listDeliveriesProcedure, listEndpointsProcedure } from '../procedures/webhooks';
+import {
+  createEndpointProcedure,
+  deleteEndpointProcedure,
+  listDeliveriesProcedure,
+  listEndpointsProcedure,
+} from '../procedures/webhooks';
 import { createEndpointInput } from '../webhook-params';
 import {
   presentCreatedEndpoint,
@@ -34,7 +39,13 @@ import {
   searchNotesInputB,
 } from './schemas';
 
-const notes = { listNotesInput: listNotesInputB, noteList: NoteListB, note: NoteB, presentNoteList, presentNote };
+const notes = {
+  listNotesInput: listNotesInputB,
+  noteList: NoteListB,
+  note: NoteB,
+  presentNoteList,
+  presentNote,
+};
 
 // Form B matches the query against meeting summaries (SPEC 4.4, D7).
 const search = {
@@ -57,7 +68,11 @@ const webhooks = {
   presentDeletedEndpoint,
 };
 
-const deliveries = { listDeliveriesInput: listDeliveriesInputB, deliveryPage: DeliveryPageB, presentDeliveryPage };
+const deliveries = {
+  listDeliveriesInput: listDeliveriesInputB,
+  deliveryPage: DeliveryPageB,
+  presentDeliveryPage,
+};
 
 // Form B offers no note deletion (SPEC 4.3): DELETE /v1/notes/{id} is an unknown route here.
 export const formBRouter = router({

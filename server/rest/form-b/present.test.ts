@@ -31,7 +31,13 @@ function note(overrides: Partial<NoteRecord> = {}): NoteRecord {
     summaryText: null,
     transcript: [
       { sequence: 1, speaker: 'Ana', content: 'Good morning, shall we start?', startTime: 0, endTime: 2.5 },
-      { sequence: 2, speaker: 'Ben', content: 'Yes, the release is on track.', startTime: 2.5, endTime: null },
+      {
+        sequence: 2,
+        speaker: 'Ben',
+        content: 'Yes, the release is on track.',
+        startTime: 2.5,
+        endTime: null,
+      },
     ],
     ...overrides,
   };
@@ -101,7 +107,13 @@ describe('Form B presenters (SPEC 2.1, 2.2, 2.4, D6)', () => {
   it('SPEC 2.2, D6: Form B segments carry end_time (number or null), in recorder order', () => {
     const out = presentNote(note());
     for (const segment of out.transcript) {
-      expect(Object.keys(segment)).toStrictEqual(['sequence', 'speaker', 'content', 'start_time', 'end_time']);
+      expect(Object.keys(segment)).toStrictEqual([
+        'sequence',
+        'speaker',
+        'content',
+        'start_time',
+        'end_time',
+      ]);
     }
     expect(out.transcript.map((s) => s.end_time)).toStrictEqual([2.5, null]);
   });

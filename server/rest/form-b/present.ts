@@ -3,7 +3,16 @@ import type { NotePage, NoteRecord } from '../../notes/note-record';
 import type { WebhookEndpoint } from '../../webhooks/endpoints';
 import type { DeliveryAttemptRecord } from '../../webhooks/list-delivery-attempts';
 import { encodeCursor } from '../opaque-cursor';
-import type { CreatedEndpointB, DeletedEndpointB, DeliveryPageB, EndpointB, EndpointListB, NoteB, NoteListB, SearchResultsB } from './schemas';
+import type {
+  CreatedEndpointB,
+  DeletedEndpointB,
+  DeliveryPageB,
+  EndpointB,
+  EndpointListB,
+  NoteB,
+  NoteListB,
+  SearchResultsB,
+} from './schemas';
 
 export function presentNote(note: NoteRecord): z.input<typeof NoteB> {
   return {
@@ -42,11 +51,24 @@ type Events = z.input<typeof EndpointB>['events'];
 
 // SPEC 4.5: Form B lists id, url, events, active, created_at, secret.
 export function presentCreatedEndpoint(e: WebhookEndpoint): z.input<typeof CreatedEndpointB> {
-  return { id: e.id, url: e.url, events: e.events as Events, active: e.active, created_at: e.createdAt.toISOString(), secret: e.secret };
+  return {
+    id: e.id,
+    url: e.url,
+    events: e.events as Events,
+    active: e.active,
+    created_at: e.createdAt.toISOString(),
+    secret: e.secret,
+  };
 }
 
 export function presentEndpoint(e: WebhookEndpoint): z.input<typeof EndpointB> {
-  return { id: e.id, url: e.url, events: e.events as Events, active: e.active, created_at: e.createdAt.toISOString() };
+  return {
+    id: e.id,
+    url: e.url,
+    events: e.events as Events,
+    active: e.active,
+    created_at: e.createdAt.toISOString(),
+  };
 }
 
 export function presentEndpointList(endpoints: WebhookEndpoint[]): z.input<typeof EndpointListB> {
@@ -55,7 +77,10 @@ export function presentEndpointList(endpoints: WebhookEndpoint[]): z.input<typeo
 
 export const presentDeletedEndpoint = (): z.input<typeof DeletedEndpointB> => ({ success: true });
 
-export function presentDeliveryPage(page: { attempts: DeliveryAttemptRecord[]; hasMore: boolean }): z.input<typeof DeliveryPageB> {
+export function presentDeliveryPage(page: {
+  attempts: DeliveryAttemptRecord[];
+  hasMore: boolean;
+}): z.input<typeof DeliveryPageB> {
   const last = page.attempts.at(-1);
   return {
     data: page.attempts.map((a) => ({

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import type { Platform } from '../../db/schema';
 import type { ListNotesQuery } from '../../notes/list-notes';
 import { SummarySchema } from '../../notes/summary';
-import { createdRange, dateTimeParam, enumParam, isoDateTime, limitParam, MALFORMED, requiredText } from '../params';
+import {
+  createdRange,
+  dateTimeParam,
+  enumParam,
+  isoDateTime,
+  limitParam,
+  MALFORMED,
+  requiredText,
+} from '../params';
 import type { SearchQuery } from '../procedures/search';
 import { EndpointEvents } from '../webhook-params';
 import { decodeCursor } from '../opaque-cursor';
@@ -26,7 +34,9 @@ export const NoteB = z
   .object({
     id: z.string().uuid(),
     title: z.string().nullable(),
-    platform: z.enum(PLATFORMS_B).meta({ description: 'Recordings from a microphone are reported as phone.' }),
+    platform: z
+      .enum(PLATFORMS_B)
+      .meta({ description: 'Recordings from a microphone are reported as phone.' }),
     duration_seconds: z.number().int(),
     started_at: z.string().meta({ description: 'ISO 8601 UTC, millisecond precision.' }),
     ended_at: z.string(),
@@ -39,7 +49,10 @@ export const NoteB = z
 export const NoteListB = z
   .object({
     data: z.array(NoteB),
-    next_cursor: z.string().nullable().meta({ description: 'The created_at of the last note on the page; pass as cursor.' }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .meta({ description: 'The created_at of the last note on the page; pass as cursor.' }),
     has_more: z.boolean(),
   })
   .meta({ id: 'NoteList' });
@@ -55,7 +68,10 @@ const PLATFORM_FILTER_B: Record<(typeof PLATFORMS_B)[number], Platform[]> = {
 export const listNotesInputB = z
   .object({
     limit: limitParam(100, 20),
-    cursor: z.string().meta({ description: 'The next_cursor of the previous page (a timestamp).' }).optional(),
+    cursor: z
+      .string()
+      .meta({ description: 'The next_cursor of the previous page (a timestamp).' })
+      .optional(),
     platform: enumParam(PLATFORMS_B, 'platform').optional(),
     created_after: dateTimeParam('created_after', 'Only notes created at or after this time (inclusive).'),
     created_before: dateTimeParam('created_before', 'Only notes created at or before this time (inclusive).'),
@@ -82,11 +98,15 @@ export const listNotesInputB = z
     };
   });
 
-export const SearchResultsB = z.object({ data: z.array(NoteB).meta({ description: 'Notes ranked by how well their summary matches.' }) }).meta({ id: 'SearchResults' });
+export const SearchResultsB = z
+  .object({ data: z.array(NoteB).meta({ description: 'Notes ranked by how well their summary matches.' }) })
+  .meta({ id: 'SearchResults' });
 
 export const searchNotesInputB = z
   .object({
-    q: requiredText('q').meta({ description: 'A natural-language query, matched against meeting summaries.' }),
+    q: requiredText('q').meta({
+      description: 'A natural-language query, matched against meeting summaries.',
+    }),
     limit: limitParam(20, 5),
   })
   .transform((input): SearchQuery => ({ q: input.q, limit: input.limit ?? 5 }));
@@ -110,12 +130,18 @@ export const DeletedEndpointB = z.object({ success: z.literal(true) });
 export const DeliveryAttemptB = z
   .object({
     id: z.string().uuid(),
-    delivery_id: z.string().uuid().meta({ description: 'Stable across the retries of one delivery (X-Service-Delivery).' }),
+    delivery_id: z
+      .string()
+      .uuid()
+      .meta({ description: 'Stable across the retries of one delivery (X-Service-Delivery).' }),
     event: z.string(),
     attempt: z.number().int(),
     status_code: z.number().int().nullable(),
     success: z.boolean(),
-    error: z.string().nullable().meta({ description: 'e.g. "timeout", "connection refused", "blocked: private address".' }),
+    error: z
+      .string()
+      .nullable()
+      .meta({ description: 'e.g. "timeout", "connection refused", "blocked: private address".' }),
     duration_ms: z.number().int(),
     payload: z.record(z.string(), z.unknown()).meta({ description: 'The JSON object sent.' }),
     created_at: z.string(),

@@ -20,7 +20,13 @@ export interface NotesForm<TList, TNote> {
 export const listNotesProcedure = <L, N>(form: NotesForm<L, N>) =>
   restProcedure
     .meta({
-      openapi: { method: 'GET', path: '/notes', summary: 'List notes', description: 'The account\'s notes, newest first.', tags: ['Notes'] },
+      openapi: {
+        method: 'GET',
+        path: '/notes',
+        summary: 'List notes',
+        description: "The account's notes, newest first.",
+        tags: ['Notes'],
+      },
       rest: { errors: ['invalid_request', 'validation_error'] },
     })
     .input(form.listNotesInput)

@@ -24,7 +24,7 @@ export const searchNotesProcedure = <R>(form: SearchForm<R>) =>
         method: 'GET',
         path: '/notes/search',
         summary: 'Search notes',
-        description: 'Semantic search over the account\'s own notes.',
+        description: "Semantic search over the account's own notes.",
         tags: ['Notes'],
       },
       rest: { errors: ['invalid_request', 'validation_error'] },

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { createEndpoint, deleteEndpointOrThrow, listEndpoints, type WebhookEndpoint } from '../../webhooks/endpoints';
+import {
+  createEndpoint,
+  deleteEndpointOrThrow,
+  listEndpoints,
+  type WebhookEndpoint,
+} from '../../webhooks/endpoints';
 import { listDeliveryAttempts, type DeliveryAttemptRecord } from '../../webhooks/list-delivery-attempts';
 import { checkWebhookUrl } from '../../webhooks/url-guard';
 import type { FormName, WebhookEvent } from '../../db/schema';
@@ -29,7 +34,13 @@ export interface WebhooksForm<TCreated, TList, TDeleted> {
 export const createEndpointProcedure = <C, L, D>(form: WebhooksForm<C, L, D>) =>
   restProcedure
     .meta({
-      openapi: { method: 'POST', path: '/webhooks', summary: 'Create a webhook endpoint', description: 'The secret is shown in this response only.', tags: ['Webhooks'] },
+      openapi: {
+        method: 'POST',
+        path: '/webhooks',
+        summary: 'Create a webhook endpoint',
+        description: 'The secret is shown in this response only.',
+        tags: ['Webhooks'],
+      },
       rest: { status: 201, errors: ['invalid_request', 'validation_error', 'conflict'] },
     })
     .input(form.createEndpointInput)
@@ -40,14 +51,25 @@ export const createEndpointProcedure = <C, L, D>(form: WebhooksForm<C, L, D>) =>
         allowPrivate: ctx.services.webhooks.allowPrivateUrls,
         ...(ctx.services.webhooks.resolve && { resolve: ctx.services.webhooks.resolve }),
       });
-      const endpoint = await createEndpoint(ctx.db, { accountId: ctx.accountId, url: url.toString(), events: input.events, form: form.name });
+      const endpoint = await createEndpoint(ctx.db, {
+        accountId: ctx.accountId,
+        url: url.toString(),
+        events: input.events,
+        form: form.name,
+      });
       return form.presentCreatedEndpoint(endpoint);
     });
 
 export const listEndpointsProcedure = <C, L, D>(form: WebhooksForm<C, L, D>) =>
   restProcedure
     .meta({
-      openapi: { method: 'GET', path: '/webhooks', summary: 'List webhook endpoints', description: 'Active and inactive endpoints, newest first; secrets are never shown again.', tags: ['Webhooks'] },
+      openapi: {
+        method: 'GET',
+        path: '/webhooks',
+        summary: 'List webhook endpoints',
+        description: 'Active and inactive endpoints, newest first; secrets are never shown again.',
+        tags: ['Webhooks'],
+      },
       rest: { errors: [] },
     })
     .input(z.object({}))
@@ -57,7 +79,13 @@ export const listEndpointsProcedure = <C, L, D>(form: WebhooksForm<C, L, D>) =>
 export const deleteEndpointProcedure = <C, L, D>(form: WebhooksForm<C, L, D>) =>
   restProcedure
     .meta({
-      openapi: { method: 'DELETE', path: '/webhooks/{id}', summary: 'Delete a webhook endpoint', description: 'Removes it at once; pending retries are cancelled.', tags: ['Webhooks'] },
+      openapi: {
+        method: 'DELETE',
+        path: '/webhooks/{id}',
+        summary: 'Delete a webhook endpoint',
+        description: 'Removes it at once; pending retries are cancelled.',
+        tags: ['Webhooks'],
+      },
       rest: { status: form.deleteStatus, errors: ['invalid_request', 'not_found'] },
     })
     .input(z.object({ id: uuidPathParam }))
@@ -76,13 +104,22 @@ export interface DeliveriesForm<TPage> {
 export const listDeliveriesProcedure = <P>(form: DeliveriesForm<P>) =>
   restProcedure
     .meta({
-      openapi: { method: 'GET', path: '/webhooks/{id}/deliveries', summary: 'List delivery attempts', description: 'Every attempt to deliver to the endpoint, newest first.', tags: ['Webhooks'] },
+      openapi: {
+        method: 'GET',
+        path: '/webhooks/{id}/deliveries',
+        summary: 'List delivery attempts',
+        description: 'Every attempt to deliver to the endpoint, newest first.',
+        tags: ['Webhooks'],
+      },
       rest: { errors: ['invalid_request', 'validation_error', 'not_found'] },
     })
     .input(form.listDeliveriesInput)
     .output(form.deliveryPage)
     .query(async ({ ctx, input }) =>
       form.presentDeliveryPage(
-        await listDeliveryAttempts(ctx.db, ctx.accountId, input.id, { limit: input.limit, ...(input.after && { after: input.after }) }),
+        await listDeliveryAttempts(ctx.db, ctx.accountId, input.id, {
+          limit: input.limit,
+          ...(input.after && { after: input.after }),
+        }),
       ),
     );
