@@ -10,7 +10,7 @@ import { createAccount, createApiKey, verifyPassword } from '../server/accounts/
 import { migrateDatabase, openPglite, openPostgres, type Database } from '../server/db/client';
 import { accounts, apiKeys, PLATFORMS } from '../server/db/schema';
 import { parseEnv } from '../server/env';
-import { createAppHandlers } from '../server/http/app-handlers';
+import { createAppHandlers } from '../server/runtime/app-handlers';
 import { createServices } from '../server/services';
 
 // D17: the admin command line, run for real as a subprocess against a database of its own.

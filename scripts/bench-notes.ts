@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { createAccount, createApiKey } from '../server/accounts/accounts';
 import type { Database } from '../server/db/client';
-import { createAppHandlers, routeFor } from '../server/http/app-handlers';
+import { createAppHandlers, routeFor } from '../server/runtime/app-handlers';
 import { serveNode } from '../server/http/serve-node';
 import { createMeeting } from '../server/recorder/create-meeting';
 import { storeTranscript } from '../server/recorder/store-transcript';

@@ -18,7 +18,7 @@ import { createAccount, createApiKey } from '../server/accounts/accounts';
 import type { Database } from '../server/db/client';
 import { deliveries, deliveryAttempts, webhookEndpoints, WEBHOOK_EVENTS } from '../server/db/schema';
 import { parseEnv } from '../server/env';
-import { createAppHandlers, routeFor } from '../server/http/app-handlers';
+import { createAppHandlers, routeFor } from '../server/runtime/app-handlers';
 import { serveNode } from '../server/http/serve-node';
 import { runDueWork, type WorkCounts } from '../server/jobs/run-due-work';
 import { startWorker, type Worker } from '../server/jobs/worker';

@@ -6,7 +6,7 @@ import { ERROR_CODES } from '../server/errors';
 import { FORM_A_STATUS } from '../server/rest/form-a/errors';
 import { FORM_B_STATUS } from '../server/rest/form-b/errors';
 import { parseEnv } from '../server/env';
-import { hasMalformedPathEncoding } from '../server/http/malformed-path-response';
+import { hasMalformedPathEncoding } from '../server/rest/malformed-path-response';
 import { createServices } from '../server/services';
 import { startTestApp, type TestApp } from './test-app';
 

@@ -2,7 +2,7 @@ import type { Logger } from 'drizzle-orm/logger';
 import { createAccount, createApiKey, type Account } from '../server/accounts/accounts';
 import type { FormName, Plan, Platform } from '../server/db/schema';
 import { authSettings } from '../server/auth/auth-options';
-import { createAppHandlers, routeFor } from '../server/http/app-handlers';
+import { createAppHandlers, routeFor } from '../server/runtime/app-handlers';
 import { startWorker, type Worker } from '../server/jobs/worker';
 import { parseEnv } from '../server/env';
 import { createServices, type Services } from '../server/services';

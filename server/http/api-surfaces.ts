@@ -2,6 +2,16 @@
 // handlers and by Next's proxy (which answers for them when Next itself cannot, see
 // malformed-path-response.ts).
 
+import type { Database } from '../db/client';
+import type { Services } from '../services';
+
+/** What the JSON API handlers (/v1 and the recorder's) are built from. */
+export interface ApiHandlerDeps {
+  getDatabase(): Promise<Database>;
+  services: Services;
+  now?(): Date;
+}
+
 export const V1_PREFIX = '/v1';
 export const RECORDER_PREFIX = '/api/recorder';
 

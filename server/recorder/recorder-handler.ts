@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { authenticateApiKey, bearerToken } from '../accounts/authenticate-api-key';
 import { AppError } from '../errors';
-import { API_RESPONSE_HEADERS, RECORDER_PREFIX } from '../http/api-surfaces';
-import { hasMalformedPathEncoding, malformedPathError } from '../http/malformed-path-response';
+import { API_RESPONSE_HEADERS, type ApiHandlerDeps, RECORDER_PREFIX } from '../http/api-surfaces';
+import { hasMalformedPathEncoding, malformedPathError } from '../rest/malformed-path-response';
 import { presentErrorA } from '../rest/form-a/errors';
-import { createOpenApiDispatcher } from '../rest/openapi-dispatch';
-import { readJsonBody } from '../rest/read-json-body';
-import { toAppError } from '../rest/to-app-error';
-import type { RestContext } from '../rest/trpc';
-import type { V1HandlerDeps } from '../rest/v1-handler';
+import { createOpenApiDispatcher } from '../http/openapi-dispatch';
+import { readJsonBody } from '../http/read-json-body';
+import { toAppError } from '../http/to-app-error';
+import type { RestContext } from '../http/openapi-trpc';
 import { recorderRouter } from './router';
 import { parseIdempotencyKey, runIdempotently, type StoredAnswer } from './run-idempotently';
 
@@ -24,7 +23,7 @@ const answerResponse = (answer: StoredAnswer) =>
     : new Response(null, { status: answer.status });
 
 /** The recorder API (D16): the account's API keys, Form A error bodies, not rate limited. */
-export function createRecorderHandler(deps: Pick<V1HandlerDeps, 'getDatabase' | 'services'>) {
+export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' | 'services'>) {
   const dispatch = createOpenApiDispatcher<RestContext>(recorderRouter, RECORDER_PREFIX);
   return async function handleRecorder(request: Request): Promise<Response> {
     const requestId = randomUUID();

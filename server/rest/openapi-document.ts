@@ -3,7 +3,7 @@ import type { FormName } from '../db/schema';
 import { ERROR_CODES, type ErrorCode } from '../errors';
 import { FORM_A_STATUS } from './form-a/errors';
 import { FORM_B_STATUS } from './form-b/errors';
-import type { RestMeta } from './trpc';
+import type { RestMeta } from '../http/openapi-trpc';
 import { FORMS } from './v1-handler';
 
 type Json = Record<string, any>;

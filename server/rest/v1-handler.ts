@@ -1,30 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { authenticateApiKey, bearerToken } from '../accounts/authenticate-api-key';
-import type { Database } from '../db/client';
 import type { FormName } from '../db/schema';
-import type { Services } from '../services';
 import { AppError } from '../errors';
-import { API_RESPONSE_HEADERS, V1_PREFIX } from '../http/api-surfaces';
-import { hasMalformedPathEncoding, malformedPathError } from '../http/malformed-path-response';
+import { API_RESPONSE_HEADERS, type ApiHandlerDeps, V1_PREFIX } from '../http/api-surfaces';
+import { hasMalformedPathEncoding, malformedPathError } from './malformed-path-response';
 import { consumeRateLimits, rateLimitHeaders } from '../rate-limit/consume-rate-limit';
 import { formA } from './form-a';
 import { formB } from './form-b';
 import { formFromHeader } from './form-header';
-import { createOpenApiDispatcher } from './openapi-dispatch';
-import { readJsonBody } from './read-json-body';
+import { createOpenApiDispatcher } from '../http/openapi-dispatch';
+import { readJsonBody } from '../http/read-json-body';
 import type { RestForm } from './rest-form';
-import { toAppError } from './to-app-error';
-import type { RestContext } from './trpc';
+import { toAppError } from '../http/to-app-error';
+import type { RestContext } from '../http/openapi-trpc';
 
 export const FORMS: Record<FormName, RestForm> = { A: formA, B: formB };
 // Issue 8: the largest /v1 body is a webhook registration (a URL of at most 2048 characters).
 export const V1_MAX_BODY_BYTES = 64 * 1024;
 
-export interface V1HandlerDeps {
-  getDatabase(): Promise<Database>;
-  services: Services;
-  now?(): Date;
-}
+export type V1HandlerDeps = ApiHandlerDeps;
 
 /**
  * The /v1 facade. It is the one place that decides a request's form (D1), authenticates it

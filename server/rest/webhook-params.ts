@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../db/schema';
-import { enumParam, requiredText } from './params';
+import { enumParam, requiredText } from '../http/params';
 import type { CreateEndpointInput } from './procedures/webhooks';
 
 // The request body of POST /v1/webhooks, the same in both forms (SPEC 4.5, D2, D8).

@@ -1,7 +1,7 @@
 import { after } from 'next/server';
 import { getDatabase } from '../db';
 import { getEnv, isNextDev } from '../env';
-import { createAppHandlers, type AppHandlers } from '../http/app-handlers';
+import { createAppHandlers, type AppHandlers } from './app-handlers';
 import { runDueWork } from '../jobs/run-due-work';
 import { startWorker, type Worker } from '../jobs/worker';
 import { log } from '../log';

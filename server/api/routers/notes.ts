@@ -5,7 +5,7 @@ import { getNoteOrThrow } from '../../notes/get-note';
 import { listNotes } from '../../notes/list-notes';
 import type { NoteRecord } from '../../notes/note-record';
 import { renderSummaryText } from '../../notes/summary';
-import { decodeCursor, encodeCursor } from '../../rest/opaque-cursor';
+import { decodeCursor, encodeCursor } from '../../http/opaque-cursor';
 import { searchPassages } from '../../search/search-passages';
 import { accountProcedure, createUiRouter } from '../trpc';
 

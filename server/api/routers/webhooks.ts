@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows } from '../../db/client';
 import { FORMS, WEBHOOK_EVENTS } from '../../db/schema';
-import { decodeCursor, encodeCursor } from '../../rest/opaque-cursor';
+import { decodeCursor, encodeCursor } from '../../http/opaque-cursor';
 import {
   createEndpoint,
   deleteEndpointOrThrow,

@@ -6,7 +6,7 @@ import type { SearchQuery } from '../procedures/search';
 import type { RateLimitWindow } from '../../rate-limit/consume-rate-limit';
 import { deleteNoteProcedure, getNoteProcedure, listNotesProcedure } from '../procedures/notes';
 import type { RestForm } from '../rest-form';
-import { router } from '../trpc';
+import { router } from '../../http/openapi-trpc';
 import { presentErrorA } from './errors';
 import { searchPassages } from '../../search/search-passages';
 import { searchNotesProcedure } from '../procedures/search';

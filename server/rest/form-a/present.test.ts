@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NoteRecord } from '../../notes/note-record';
 import { renderSummaryText, type Summary } from '../../notes/summary';
-import { decodeCursor } from '../opaque-cursor';
+import { decodeCursor } from '../../http/opaque-cursor';
 import { presentNote, presentNoteList, presentNoteListItem } from './present';
 import { NoteA, NoteListA, NoteListItemA } from './schemas';
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { NotePage, NoteRecord } from '../../notes/note-record';
 import { renderSummaryText } from '../../notes/summary';
-import { encodeCursor } from '../opaque-cursor';
+import { encodeCursor } from '../../http/opaque-cursor';
 import type { PassageHit } from '../../search/search-passages';
 import type { WebhookEndpoint } from '../../webhooks/endpoints';
 import type {

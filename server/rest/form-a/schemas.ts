@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { PLATFORMS } from '../../db/schema';
 import type { ListNotesQuery } from '../../notes/list-notes';
-import { createdRange, dateTimeParam, enumParam, limitParam, MALFORMED, requiredText } from '../params';
+import { createdRange, dateTimeParam, enumParam, limitParam, MALFORMED, requiredText } from '../../http/params';
 import type { SearchQuery } from '../procedures/search';
 import { EndpointEvents } from '../webhook-params';
-import { decodeCursor } from '../opaque-cursor';
+import { decodeCursor } from '../../http/opaque-cursor';
 
 // Form A's wire shapes (SPEC 2.1-2.3, 4.1-4.3; D5, D6).
 

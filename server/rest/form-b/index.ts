@@ -6,7 +6,7 @@ import type { SearchQuery } from '../procedures/search';
 import type { RateLimitWindow } from '../../rate-limit/consume-rate-limit';
 import { getNoteProcedure, listNotesProcedure } from '../procedures/notes';
 import type { RestForm } from '../rest-form';
-import { router } from '../trpc';
+import { router } from '../../http/openapi-trpc';
 import { presentErrorB } from './errors';
 import { searchSummaries } from '../../search/search-summaries';
 import { searchNotesProcedure } from '../procedures/search';

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { NotePage, NoteRecord } from '../../notes/note-record';
 import type { WebhookEndpoint } from '../../webhooks/endpoints';
 import type { DeliveryAttemptRecord } from '../../webhooks/list-delivery-attempts';
-import { encodeCursor } from '../opaque-cursor';
+import { encodeCursor } from '../../http/opaque-cursor';
 import type {
   CreatedEndpointB,
   DeletedEndpointB,

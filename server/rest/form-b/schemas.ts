@@ -10,11 +10,11 @@ import {
   limitParam,
   MALFORMED,
   requiredText,
-} from '../params';
+} from '../../http/params';
 import type { SearchQuery } from '../procedures/search';
 import { EndpointEvents } from '../webhook-params';
-import { decodeCursor } from '../opaque-cursor';
-import { uuidPathParam } from '../params';
+import { decodeCursor } from '../../http/opaque-cursor';
+import { uuidPathParam } from '../../http/params';
 
 // Form B's wire shapes (SPEC 2.1, 2.2, 2.4, 4.1, 4.2; D5, D6).
 

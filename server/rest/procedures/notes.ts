@@ -3,8 +3,8 @@ import { deleteNoteOrThrow } from '../../notes/delete-note';
 import { getNoteOrThrow } from '../../notes/get-note';
 import { listNotes, type ListNotesQuery } from '../../notes/list-notes';
 import type { NotePage, NoteRecord } from '../../notes/note-record';
-import { uuidPathParam } from '../params';
-import { restProcedure } from '../trpc';
+import { uuidPathParam } from '../../http/params';
+import { restProcedure } from '../../http/openapi-trpc';
 
 // GET /v1/notes, GET /v1/notes/{id}, DELETE /v1/notes/{id}: one implementation for both forms;
 // each form passes its schemas and presenters.

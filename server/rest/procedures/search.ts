@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { Services } from '../../services';
-import { restProcedure } from '../trpc';
+import { restProcedure } from '../../http/openapi-trpc';
 
 // GET /v1/notes/search: one procedure for both forms; each form says what it searches
 // (Form A passages, Form B summaries) and how it writes the results.

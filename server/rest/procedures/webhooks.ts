@@ -8,8 +8,8 @@ import {
 import { listDeliveryAttempts, type DeliveryAttemptRecord } from '../../webhooks/list-delivery-attempts';
 import { checkWebhookUrl } from '../../webhooks/url-guard';
 import type { FormName, WebhookEvent } from '../../db/schema';
-import { uuidPathParam } from '../params';
-import { restProcedure } from '../trpc';
+import { uuidPathParam } from '../../http/params';
+import { restProcedure } from '../../http/openapi-trpc';
 
 // POST/GET /v1/webhooks, DELETE /v1/webhooks/{id}, GET /v1/webhooks/{id}/deliveries: one
 // implementation for both forms; each form passes its schemas and presenters.

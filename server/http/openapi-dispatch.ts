@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler, type OpenApiRouter } from 'trpc-to-openapi';
 import { AppError } from '../errors';
-import type { RestMeta } from './trpc';
+import type { RestMeta } from './openapi-trpc';
 
 export type DispatchResult = { response: Response } | { error: unknown };
 

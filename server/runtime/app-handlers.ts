@@ -7,7 +7,7 @@ import { createRecorderHandler, RECORDER_PREFIX } from '../recorder/recorder-han
 import { createCronHandler } from '../jobs/cron-handler';
 import { createOpenApiDocumentHandler } from '../rest/openapi-document';
 import { createV1Handler } from '../rest/v1-handler';
-import type { FetchHandler } from './serve-node';
+import type { FetchHandler } from '../http/serve-node';
 
 export interface AppHandlers {
   v1: FetchHandler;

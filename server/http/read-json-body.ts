@@ -1,5 +1,5 @@
 import { AppError } from '../errors';
-import { readLimitedBody } from '../http/read-limited-body';
+import { readLimitedBody } from './read-limited-body';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError } from '../errors';
-import { FORM_A_STATUS } from './form-a/errors';
-import { FORM_B_STATUS } from './form-b/errors';
+import { FORM_A_STATUS } from '../rest/form-a/errors';
+import { FORM_B_STATUS } from '../rest/form-b/errors';
 import { limitParam, MALFORMED, requiredText, uuidPathParam } from './params';
 import { appErrorFromZodIssues } from './zod-issues';
 

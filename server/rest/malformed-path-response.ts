@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FormName } from '../db/schema';
 import { AppError } from '../errors';
-import { presentErrorA } from '../rest/form-a/errors';
-import { presentErrorB } from '../rest/form-b/errors';
-import { formFromHeader } from '../rest/form-header';
-import { API_RESPONSE_HEADERS, RECORDER_PREFIX, V1_PREFIX } from './api-surfaces';
+import { presentErrorA } from './form-a/errors';
+import { presentErrorB } from './form-b/errors';
+import { formFromHeader } from './form-header';
+import { API_RESPONSE_HEADERS, RECORDER_PREFIX, V1_PREFIX } from '../http/api-surfaces';
 
 /** True when some segment of the path is not valid percent-encoded UTF-8 (e.g. `/v1/notes/%FF`). */
 export function hasMalformedPathEncoding(pathname: string): boolean {
