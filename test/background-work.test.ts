@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../server/db/client';
 import { jobs, meetings, passages } from '../server/db/schema';
 import { OpenAIEmbedder } from '../server/embeddings/openai-embedder';
-import { startFakeOpenAI, type FakeOpenAI } from '../server/embeddings/fake-openai-server';
+import { startFakeOpenAI, type FakeOpenAI } from './fake-openai-server';
 import { claimJobs, enqueueJob, failJob, MAX_JOB_ATTEMPTS } from '../server/jobs/jobs';
 import { OpenAISummarizer } from '../server/summaries/openai-summarizer';
 import { startTestApp, type TestApp } from './test-app';
@@ -183,9 +183,8 @@ describe('openai providers in the background (D18, D19, D20)', () => {
           baseUrl: fake.url,
           model: 'fake-embed-1',
           dimensions: 384,
-          retryBaseDelayMs: 10,
         }),
-        summarizer: new OpenAISummarizer({ baseUrl: fake.url, model: 'fake-chat-1', retryBaseDelayMs: 10 }),
+        summarizer: new OpenAISummarizer({ baseUrl: fake.url, model: 'fake-chat-1' }),
       },
     });
   });

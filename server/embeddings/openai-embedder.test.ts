@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI } from './fake-openai-server';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startFakeOpenAI, type FakeOpenAI } from '../../test/fake-openai-server';
 import { embedLocal } from './local-embedder';
 import { EmbeddingsError, OpenAIEmbedder, type OpenAIEmbedderOptions } from './openai-embedder';
 
@@ -15,7 +15,6 @@ function embedder(overrides: Partial<OpenAIEmbedderOptions> = {}) {
     baseUrl: fake.url,
     model: 'text-embedding-3-small',
     dimensions: 64,
-    retryBaseDelayMs: 1,
     maxRetryDelayMs: 50,
     ...overrides,
   });
@@ -56,7 +55,9 @@ describe('OpenAIEmbedder against an OpenAI-compatible server', () => {
     expect(reqs.map((r) => (r.body as { input: string[] }).input.length)).toEqual([96, 96, 58]);
     expect((reqs[2]!.body as { input: string[] }).input[0]).toBe(texts[192]);
     expect(vs).toHaveLength(250);
-    vs.forEach((v, i) => expect(v[0]).toBeCloseTo(embedLocal(texts[i]!, 64)[0]!, 6));
+    vs.forEach((v, i) => {
+      expect(v[0]).toBeCloseTo(embedLocal(texts[i]!, 64)[0]!, 6);
+    });
   });
 
   it('puts vectors back in input order by `index` when the server reorders them', async () => {
@@ -64,7 +65,9 @@ describe('OpenAIEmbedder against an OpenAI-compatible server', () => {
     fake = await startFakeOpenAI({ reverseData: true });
     const texts = ['alpha budget', 'beta failover', 'gamma hiring'];
     const vs = await embedder().embed(texts);
-    vs.forEach((v, i) => expect(v).toEqual(embedLocal(texts[i]!, 64).map((x) => expect.closeTo(x, 6))));
+    vs.forEach((v, i) => {
+      expect(v).toEqual(embedLocal(texts[i]!, 64).map((x) => expect.closeTo(x, 6)));
+    });
   });
 
   it('answers [] for no texts without a request', async () => {
@@ -81,6 +84,23 @@ describe('OpenAIEmbedder against an OpenAI-compatible server', () => {
   it('leaves out `dimensions` when sendDimensions is false', async () => {
     await embedder({ sendDimensions: false, dimensions: 1536 }).embed(['x']);
     expect(fake.requests[0]!.body).not.toHaveProperty('dimensions');
+  });
+
+  it('reads no OPENAI_* environment variable and logs nothing, not even with OPENAI_LOG=debug', async () => {
+    vi.stubEnv('OPENAI_API_KEY', 'sk-from-env');
+    vi.stubEnv('OPENAI_BASE_URL', 'http://127.0.0.1:9/v1');
+    vi.stubEnv('OPENAI_LOG', 'debug');
+    const logged = (['log', 'debug', 'info', 'warn', 'error'] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation(() => {}),
+    );
+    try {
+      await embedder().embed(['private meeting text']);
+      expect(fake.requests[0]!.headers.authorization).toBeUndefined();
+      for (const spy of logged) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      vi.unstubAllEnvs();
+      for (const spy of logged) spy.mockRestore();
+    }
   });
 
   it('keeps a path and query of the base URL', async () => {
@@ -121,8 +141,9 @@ describe('OpenAIEmbedder retries', () => {
 
   it.each([
     ['429 with Retry-After: 0', { status: 429, headers: { 'Retry-After': '0' } }],
-    ['500', { status: 500 }],
-    ['503', { status: 503, body: { error: 'overloaded' } }],
+    ['500', { status: 500, headers: { 'retry-after-ms': '5' } }],
+    ['503', { status: 503, headers: { 'retry-after-ms': '5' }, body: { error: 'overloaded' } }],
+    ['408', { status: 408, headers: { 'retry-after-ms': '5' } }],
     ['a dropped connection', { destroy: true }],
   ])('retries after %s, then succeeds', async (_name, failure) => {
     fake.failNext(2, failure);
@@ -155,12 +176,13 @@ describe('OpenAIEmbedder retries', () => {
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 
-  it('backs off exponentially between attempts', async () => {
-    fake.failNext(3, { status: 500 });
+  it('backs off exponentially between attempts when the server names no wait', async () => {
+    fake.failNext(2, { status: 500 });
     const t0 = Date.now();
-    await embedder({ retryBaseDelayMs: 40, maxRetryDelayMs: 10_000 }).embed(['x']);
-    // waits of at least 20, 40 and 80 ms (half of 40·2^n, plus jitter)
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
+    await embedder().embed(['x']);
+    // the client's waits: 0.5 s, then 1 s, each shortened by up to a quarter of jitter
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1100);
+    expect(fake.requests).toHaveLength(3);
   });
 
   it('gives up after maxRetries with the last status and message', async () => {
@@ -184,7 +206,6 @@ describe('OpenAIEmbedder retries', () => {
       model: 'm',
       dimensions: 8,
       maxRetries: 1,
-      retryBaseDelayMs: 1,
     })
       .embed(['x'])
       .catch((e: unknown) => e);

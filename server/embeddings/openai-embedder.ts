@@ -1,8 +1,19 @@
+import { APIConnectionTimeoutError, APIError, type OpenAI } from 'openai';
+import {
+  abortable,
+  connectionDetail,
+  createOpenAIClient,
+  endpointUrl,
+  isRetryable,
+  jsonBody,
+  serverMessage,
+} from '../openai-client';
 import type { EmbeddingProvider } from './provider';
 
 // D19 `openai`: any OpenAI-compatible `POST {baseUrl}/embeddings` (OpenAI, Azure-style proxies,
-// Ollama, vLLM, LM Studio, text-embeddings-inference...). Configuration arrives through the
-// constructor; the names in error messages are the environment variables the env module maps to it.
+// Ollama, vLLM, LM Studio, text-embeddings-inference...) through the official client (see
+// ../openai-client.ts for its retries). Configuration arrives through the constructor; the names
+// in error messages are the environment variables the env module maps to it.
 
 export interface OpenAIEmbedderOptions {
   /** API root, e.g. "https://api.openai.com/v1" or "http://localhost:11434/v1" (EMBEDDINGS_BASE_URL). */
@@ -15,14 +26,12 @@ export interface OpenAIEmbedderOptions {
   dimensions: number;
   /** Texts per request (default 96). */
   batchSize?: number;
-  /** Retries of one request after a 429, a 5xx, a timeout or a network error (default 5). */
+  /** Retries of one request after a 408, 409, 429, 5xx, a timeout or a network error (default 5). */
   maxRetries?: number;
-  /** Per attempt, including reading the body (default 30 000). */
+  /** Per attempt, until the response headers arrive (default 30 000). */
   timeoutMs?: number;
   fetch?: typeof globalThis.fetch;
-  /** First backoff delay; doubles on every retry, with jitter (default 500). */
-  retryBaseDelayMs?: number;
-  /** Upper bound of one wait, Retry-After included (default 30 000). */
+  /** Upper bound of a wait a server asks for with Retry-After (default 30 000). */
   maxRetryDelayMs?: number;
   /**
    * Send `dimensions` in the request (default true). Models with a fixed size that reject the
@@ -44,6 +53,7 @@ export class EmbeddingsError extends Error {
 }
 
 const MAX_BATCH = 2048; // OpenAI's limit of inputs per request
+const BASE_URL_EXAMPLE = 'https://api.openai.com/v1';
 
 function requireInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (!Number.isInteger(value) || value < min || value > max) {
@@ -52,81 +62,28 @@ function requireInteger(name: string, value: number, min: number, max = Number.M
   return value;
 }
 
-function endpointOf(baseUrl: string | undefined): string {
+function apiRootOf(baseUrl: string | undefined): URL {
   const raw = baseUrl?.trim();
   if (!raw) {
     throw new EmbeddingsError(
-      'EMBEDDINGS_BASE_URL is required for the "openai" embeddings provider, e.g. https://api.openai.com/v1 or http://localhost:11434/v1',
+      `EMBEDDINGS_BASE_URL is required for the "openai" embeddings provider, e.g. ${BASE_URL_EXAMPLE} or http://localhost:11434/v1`,
     );
   }
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
     throw new EmbeddingsError(
-      `EMBEDDINGS_BASE_URL must be an http(s) URL such as https://api.openai.com/v1, got "${raw}"`,
+      `EMBEDDINGS_BASE_URL must be an http(s) URL such as ${BASE_URL_EXAMPLE}, got "${raw}"`,
     );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+  if (/\/embeddings\/*$/.test(url.pathname)) {
     throw new EmbeddingsError(
-      `EMBEDDINGS_BASE_URL must be an http(s) URL such as https://api.openai.com/v1, got "${raw}"`,
+      `EMBEDDINGS_BASE_URL is the API root that /embeddings is appended to (e.g. ${BASE_URL_EXAMPLE}), got "${raw}"`,
     );
   }
-  const path = url.pathname.replace(/\/+$/, '');
-  if (/\/embeddings$/.test(path)) {
-    throw new EmbeddingsError(
-      `EMBEDDINGS_BASE_URL is the API root that /embeddings is appended to (e.g. https://api.openai.com/v1), got "${raw}"`,
-    );
-  }
-  url.pathname = `${path}/embeddings`;
-  return url.toString();
+  return url;
 }
 
-/** A failure worth another attempt: 429, 5xx, timeout, network. */
-class RetryableError extends Error {
-  constructor(
-    message: string,
-    readonly status: number | undefined,
-    readonly retryAfterMs: number | undefined,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
-
-function retryAfterMsOf(headers: Headers): number | undefined {
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
-  const value = headers.get('retry-after')?.trim();
-  if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-function serverMessageOf(body: string): string {
-  try {
-    const json: unknown = JSON.parse(body);
-    if (json && typeof json === 'object') {
-      const { error, message } = json as { error?: unknown; message?: unknown };
-      if (typeof error === 'string') return error;
-      if (
-        error &&
-        typeof error === 'object' &&
-        typeof (error as { message?: unknown }).message === 'string'
-      ) {
-        return (error as { message: string }).message;
-      }
-      if (typeof message === 'string') return message;
-    }
-  } catch {
-    // not JSON: fall through to the raw text
-  }
-  const text = body.trim().replace(/\s+/g, ' ');
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text || '(empty body)';
-}
-
-function hintFor(status: number): string {
+function hintFor(status: number | undefined): string {
   if (status === 401 || status === 403) return ' (check EMBEDDINGS_API_KEY)';
   if (status === 404) return ' (check EMBEDDINGS_BASE_URL and EMBEDDINGS_MODEL)';
   return '';
@@ -134,40 +91,23 @@ function hintFor(status: number): string {
 
 function decodeBase64Floats(s: string): number[] {
   const bytes = Buffer.from(s, 'base64');
-  const floats = new Float32Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.byteLength / 4));
-  return Array.from(floats);
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return Array.from(new Float32Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.byteLength / 4)));
 }
 
 export class OpenAIEmbedder implements EmbeddingProvider {
   readonly model: string;
   readonly dimensions: number;
+  /** Where the requests go, for messages. */
   readonly endpoint: string;
-  private readonly apiKey: string | undefined;
   private readonly batchSize: number;
   private readonly maxRetries: number;
   private readonly timeoutMs: number;
-  private readonly retryBaseDelayMs: number;
-  private readonly maxRetryDelayMs: number;
   private readonly sendDimensions: boolean;
-  private readonly fetch: typeof globalThis.fetch;
+  private readonly client: OpenAI;
 
   constructor(options: OpenAIEmbedderOptions) {
-    this.endpoint = endpointOf(options.baseUrl);
+    const baseUrl = apiRootOf(options.baseUrl);
+    this.endpoint = endpointUrl(baseUrl, '/embeddings');
     const model = options.model?.trim();
     if (!model) {
       throw new EmbeddingsError(
@@ -181,17 +121,18 @@ export class OpenAIEmbedder implements EmbeddingProvider {
       1,
       65_536,
     );
-    this.apiKey = options.apiKey?.trim() || undefined;
     this.batchSize = requireInteger('Embeddings batchSize', options.batchSize ?? 96, 1, MAX_BATCH);
     this.maxRetries = requireInteger('Embeddings maxRetries', options.maxRetries ?? 5, 0, 100);
     this.timeoutMs = requireInteger('Embeddings timeoutMs', options.timeoutMs ?? 30_000, 1);
-    this.retryBaseDelayMs = requireInteger('Embeddings retryBaseDelayMs', options.retryBaseDelayMs ?? 500, 0);
-    this.maxRetryDelayMs = requireInteger('Embeddings maxRetryDelayMs', options.maxRetryDelayMs ?? 30_000, 0);
     this.sendDimensions = options.sendDimensions ?? true;
-    const f = options.fetch ?? globalThis.fetch;
-    if (typeof f !== 'function')
-      throw new EmbeddingsError('No fetch implementation available for the embeddings provider');
-    this.fetch = f;
+    this.client = createOpenAIClient({
+      baseUrl,
+      apiKey: options.apiKey?.trim() || undefined,
+      timeoutMs: this.timeoutMs,
+      maxRetries: this.maxRetries,
+      maxRetryDelayMs: requireInteger('Embeddings maxRetryDelayMs', options.maxRetryDelayMs ?? 30_000, 0),
+      fetch: options.fetch,
+    });
   }
 
   async embed(texts: string[], opts: { signal?: AbortSignal } = {}): Promise<number[][]> {
@@ -211,79 +152,46 @@ export class OpenAIEmbedder implements EmbeddingProvider {
     offset: number,
     signal: AbortSignal | undefined,
   ): Promise<number[][]> {
-    // OpenAI rejects empty strings; a space embeds as "nothing said".
-    const input = batch.map((t) => (t.trim() === '' ? ' ' : t));
-    const body = JSON.stringify({
-      model: this.model,
-      input,
-      ...(this.sendDimensions ? { dimensions: this.dimensions } : {}),
-      encoding_format: 'float',
-    });
-    for (let attempt = 0; ; attempt++) {
-      signal?.throwIfAborted();
-      try {
-        return this.parse(await this.post(body, signal), batch.length, offset);
-      } catch (err) {
-        if (!(err instanceof RetryableError)) throw err;
-        if (attempt >= this.maxRetries) {
-          throw new EmbeddingsError(
-            `Embeddings request to ${this.endpoint} failed after ${attempt + 1} attempts: ${err.message}`,
-            err.status,
-            { cause: err },
-          );
-        }
-        const backoff = Math.min(this.maxRetryDelayMs, this.retryBaseDelayMs * 2 ** attempt);
-        const jittered = backoff / 2 + Math.random() * (backoff / 2);
-        await sleep(Math.min(this.maxRetryDelayMs, err.retryAfterMs ?? jittered), signal);
-      }
+    signal?.throwIfAborted();
+    let answer: unknown;
+    try {
+      const request = this.client.embeddings.create(
+        {
+          model: this.model,
+          // OpenAI rejects empty strings; a space embeds as "nothing said".
+          input: batch.map((t) => (t.trim() === '' ? ' ' : t)),
+          ...(this.sendDimensions && { dimensions: this.dimensions }),
+          encoding_format: 'float',
+        },
+        { signal },
+      );
+      answer = jsonBody(await abortable(request, signal));
+    } catch (err) {
+      throw this.failure(err, signal);
     }
+    return this.parse(answer, batch.length, offset);
   }
 
-  /** One attempt; the parsed JSON body of a 2xx, else a RetryableError or an EmbeddingsError. */
-  private async post(body: string, signal: AbortSignal | undefined): Promise<unknown> {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/json',
-      Accept: 'application/json',
-    };
-    if (this.apiKey) headers.Authorization = `Bearer ${this.apiKey}`;
-    let status: number;
-    let text: string;
-    let responseHeaders: Headers;
-    try {
-      const res = await this.fetch(this.endpoint, { method: 'POST', headers, body, signal: combined });
-      status = res.status;
-      responseHeaders = res.headers;
-      text = await res.text();
-    } catch (err) {
-      if (signal?.aborted) throw signal.reason;
-      if (timeout.aborted) {
-        throw new RetryableError(`no answer within ${this.timeoutMs} ms`, undefined, undefined, {
-          cause: err,
-        });
-      }
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      const detail = cause?.code ?? cause?.message ?? (err as Error).message;
-      throw new RetryableError(`network error (${detail})`, undefined, undefined, { cause: err });
+  private failure(err: unknown, signal: AbortSignal | undefined): unknown {
+    if (signal?.aborted) return signal.reason;
+    if (err instanceof SyntaxError) {
+      return new EmbeddingsError(
+        `Embeddings endpoint ${this.endpoint} answered with a body that is not JSON: ${err.message}`,
+        undefined,
+        { cause: err },
+      );
     }
-    if (status >= 200 && status < 300) {
-      try {
-        return JSON.parse(text);
-      } catch {
-        throw new EmbeddingsError(
-          `Embeddings endpoint ${this.endpoint} answered ${status} with a body that is not JSON: ${serverMessageOf(text)}`,
-          status,
-        );
-      }
-    }
-    const message = `${status} ${serverMessageOf(text)}`;
-    if (status === 429 || status >= 500)
-      throw new RetryableError(message, status, retryAfterMsOf(responseHeaders));
-    throw new EmbeddingsError(
-      `Embeddings request to ${this.endpoint} failed with status ${message}${hintFor(status)}`,
-      status,
-    );
+    if (!(err instanceof APIError)) return err;
+    const what =
+      err instanceof APIConnectionTimeoutError
+        ? `no answer within ${this.timeoutMs} ms`
+        : err.status === undefined
+          ? `network error (${connectionDetail(err)})`
+          : `${err.status} ${serverMessage(err)}`;
+    const message = isRetryable(err)
+      ? `Embeddings request to ${this.endpoint} failed after ${this.maxRetries + 1} attempts: ${what}`
+      : `Embeddings request to ${this.endpoint} failed with status ${what}${hintFor(err.status)}`;
+    return new EmbeddingsError(message, err.status, { cause: err });
   }
 
   private parse(json: unknown, expected: number, offset: number): number[][] {

@@ -5,7 +5,6 @@ import type { Summary } from '../notes/summary';
 import {
   OpenAISummarizer,
   SummarizerError,
-  parseRetryAfter,
   renderUserMessage,
   summaryJsonSchema,
   type OpenAISummarizerOptions,
@@ -112,7 +111,6 @@ function summarizer(options: Partial<OpenAISummarizerOptions> = {}) {
     baseUrl,
     apiKey: 'sk-test',
     model: 'test-model',
-    retryBaseDelayMs: 5,
     ...options,
   });
 }
@@ -256,15 +254,17 @@ describe('OpenAISummarizer over HTTP', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
   });
 
-  it('retries 5xx answers and dropped connections with backoff', async () => {
+  it('retries 5xx and 408 answers and dropped connections', async () => {
+    const soon = { 'retry-after-ms': '5' };
     replies.push(
-      { status: 503, body: { error: { message: 'overloaded' } } },
+      { status: 503, headers: soon, body: { error: { message: 'overloaded' } } },
       { hangUp: true },
-      { status: 500, body: 'upstream exploded' },
+      { status: 500, headers: soon, body: 'upstream exploded' },
+      { status: 408, headers: soon, body: { error: { message: 'request timeout' } } },
       { body: completion(JSON.stringify(goodSummary)) },
     );
-    expect(await summarizer().summarize(input)).toEqual(goodSummary);
-    expect(requests).toHaveLength(4);
+    expect(await summarizer({ maxRetries: 4 }).summarize(input)).toEqual(goodSummary);
+    expect(requests).toHaveLength(5);
   });
 
   it('gives up after maxRetries and names the status and the server message', async () => {
@@ -331,10 +331,17 @@ describe('OpenAISummarizer over HTTP', () => {
   });
 
   it('fails clearly on a 200 whose body is not a chat completion', async () => {
-    replies.push({ body: '<html>proxy login</html>' });
+    replies.push({ headers: { 'content-type': 'text/html' }, body: '<html>proxy login</html>' });
     await expect(summarizer().summarize(input)).rejects.toThrow(
-      /answered 200 with a body that is not JSON: <html>proxy login<\/html>/,
+      /answered with a body that is not JSON: <html>proxy login<\/html>$/,
     );
+    replies.push({ body: '<html>proxy login</html>' }); // labelled application/json
+    await expect(summarizer().summarize(input)).rejects.toThrow(
+      /answered with a body that is not JSON: .*<html>prox/,
+    );
+    replies.push({ body: { object: 'list' } });
+    await expect(summarizer().summarize(input)).rejects.toThrow(/answered without choices\[0\]\.message/);
+    expect(requests).toHaveLength(3);
   });
 });
 
@@ -383,16 +390,5 @@ describe('OpenAISummarizer configuration', () => {
     for (const line of transcript.split('\n').filter((l) => !l.startsWith('[…'))) {
       expect(line).toMatch(/^(Max|Jana): Satz Nummer \d+ mit etwas Inhalt\.$/);
     }
-  });
-
-  it.each([
-    [{ 'retry-after': '2' }, 2_000],
-    [{ 'retry-after': '0' }, 0],
-    [{ 'retry-after': 'Thu, 01 Jan 2026 00:00:05 GMT' }, 5_000],
-    [{ 'retry-after-ms': '250', 'retry-after': '1' }, 250],
-    [{ 'retry-after': 'soon' }, null],
-    [{}, null],
-  ])('parses Retry-After %j', (headers, expected) => {
-    expect(parseRetryAfter(new Headers(headers), Date.parse('2026-01-01T00:00:00Z'))).toBe(expected);
   });
 });

@@ -1,10 +1,24 @@
+import { STATUS_CODES } from 'node:http';
+import { APIConnectionTimeoutError, APIError, type OpenAI } from 'openai';
+import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { SummarySchema, type Summary } from '../notes/summary';
+import {
+  abortable,
+  connectionDetail,
+  createOpenAIClient,
+  endpointUrl,
+  isRetryable,
+  jsonBody,
+  excerpt,
+  serverMessage,
+} from '../openai-client';
 import type { Summarizer, SummarizerInput } from './summarizer';
 
 // D18: summaries by a language model behind any OpenAI-compatible chat completions endpoint,
-// with structured output into the Summary schema. Configuration comes from the caller (the env
-// module reads LLM_BASE_URL, LLM_API_KEY and LLM_MODEL); nothing here reads process.env.
+// with structured output into the Summary schema, through the official client (see
+// ../openai-client.ts for its retries). Configuration comes from the caller (the env module reads
+// LLM_BASE_URL, LLM_API_KEY and LLM_MODEL); nothing here reads process.env.
 
 export interface OpenAISummarizerOptions {
   /** e.g. https://api.openai.com/v1; requests go to `${baseUrl}/chat/completions` (LLM_BASE_URL). */
@@ -13,16 +27,14 @@ export interface OpenAISummarizerOptions {
   apiKey?: string;
   /** e.g. gpt-4o-mini (LLM_MODEL). */
   model: string;
-  /** Per HTTP attempt. */
+  /** Per HTTP attempt, until the response headers arrive (default 60 000). */
   timeoutMs?: number;
-  /** Further attempts after a 429, a 5xx, a timeout or a network error. */
+  /** Further attempts after a 408, 409, 429, 5xx, a timeout or a network error (default 3). */
   maxRetries?: number;
   fetch?: typeof globalThis.fetch;
   /** The transcript is cut in the middle beyond this many characters, keeping its beginning and end. */
   maxTranscriptChars?: number;
-  /** First backoff delay; doubled per attempt, with jitter. */
-  retryBaseDelayMs?: number;
-  /** Longest wait between attempts, also for a server's Retry-After. */
+  /** Upper bound of a wait a server asks for with Retry-After (default 60 000). */
   maxRetryDelayMs?: number;
   /** Sent only when set: some reasoning models reject any temperature. */
   temperature?: number;
@@ -82,17 +94,15 @@ const DEFAULT_MAX_TRANSCRIPT_CHARS = 48_000;
 
 export class OpenAISummarizer implements Summarizer {
   readonly name: string;
+  /** Where the requests go, for messages. */
   private readonly url: string;
-  private readonly apiKey: string | undefined;
   private readonly model: string;
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
-  private readonly fetch: typeof globalThis.fetch;
   private readonly maxTranscriptChars: number;
-  private readonly retryBaseDelayMs: number;
-  private readonly maxRetryDelayMs: number;
   private readonly temperature: number | undefined;
   private readonly schema = summaryJsonSchema();
+  private readonly client: OpenAI;
 
   constructor(options: OpenAISummarizerOptions) {
     const baseUrl = typeof options?.baseUrl === 'string' ? options.baseUrl.trim() : '';
@@ -101,14 +111,12 @@ export class OpenAISummarizer implements Summarizer {
         'LLM_BASE_URL is required for LLM summaries: the base URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1',
       );
     }
-    let parsed: URL;
-    try {
-      parsed = new URL(baseUrl);
-    } catch {
+    if (!URL.canParse(baseUrl)) {
       throw new Error(
         `LLM_BASE_URL is not a valid URL: ${JSON.stringify(baseUrl)} (expected e.g. https://api.openai.com/v1)`,
       );
     }
+    const parsed = new URL(baseUrl);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       throw new Error(`LLM_BASE_URL must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
     }
@@ -129,22 +137,25 @@ export class OpenAISummarizer implements Summarizer {
       );
     }
 
-    this.url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
-    this.apiKey = options.apiKey?.trim() || undefined;
+    this.url = endpointUrl(parsed, '/chat/completions');
     this.model = model;
     this.name = `openai:${model}`;
     this.timeoutMs = timeoutMs;
     this.maxRetries = maxRetries;
-    const customFetch = options.fetch;
-    this.fetch = customFetch ?? ((input, init) => globalThis.fetch(input, init));
     this.maxTranscriptChars = maxTranscriptChars;
-    this.retryBaseDelayMs = options.retryBaseDelayMs ?? 1000;
-    this.maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
     this.temperature = options.temperature;
+    this.client = createOpenAIClient({
+      baseUrl: parsed,
+      apiKey: options.apiKey?.trim() || undefined,
+      timeoutMs,
+      maxRetries,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,
+      fetch: options.fetch,
+    });
   }
 
   async summarize(input: SummarizerInput, opts?: { signal?: AbortSignal }): Promise<Summary> {
-    const messages: ChatMessage[] = [
+    const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: SYSTEM_PROMPT },
       { role: 'user', content: renderUserMessage(input, this.maxTranscriptChars) },
     ];
@@ -169,126 +180,77 @@ export class OpenAISummarizer implements Summarizer {
     );
   }
 
-  /** One chat completion, retried on 429, 5xx, timeouts and network errors. */
-  private async complete(messages: ChatMessage[], signal: AbortSignal | undefined): Promise<AssistantReply> {
-    const body = JSON.stringify({
-      model: this.model,
-      messages,
-      response_format: {
-        type: 'json_schema',
-        json_schema: { name: 'summary', strict: true, schema: this.schema },
-      },
-      ...(this.temperature !== undefined && { temperature: this.temperature }),
-    });
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json',
-    };
-    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
-
-    for (let attempt = 0; ; attempt++) {
-      signal?.throwIfAborted();
-      const timeout = AbortSignal.timeout(this.timeoutMs);
-      const attemptSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
-      let failure: SummarizerError;
-      let retryAfterMs: number | null = null;
-      try {
-        const response = await this.fetch(this.url, { method: 'POST', headers, body, signal: attemptSignal });
-        if (response.ok) return await readReply(response, this.model);
-        const message = await readErrorMessage(response);
-        const retryable = response.status === 429 || response.status >= 500;
-        failure = new SummarizerError(
-          `LLM request to ${this.url} failed with ${response.status}${response.statusText ? ` ${response.statusText}` : ''}: ${message}`,
-          retryable,
-          response.status,
-        );
-        if (!retryable) throw failure;
-        retryAfterMs = parseRetryAfter(response.headers);
-      } catch (err) {
-        if (signal?.aborted) throw signal.reason;
-        if (err instanceof SummarizerError) throw err;
-        if (timeout.aborted) {
-          failure = new SummarizerError(
-            `LLM request to ${this.url} timed out after ${this.timeoutMs} ms`,
-            true,
-            undefined,
-            { cause: err },
-          );
-        } else {
-          const detail =
-            err instanceof Error
-              ? `${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}`
-              : String(err);
-          failure = new SummarizerError(`LLM request to ${this.url} failed: ${detail}`, true, undefined, {
-            cause: err,
-          });
-        }
-      }
-      if (attempt >= this.maxRetries) {
-        failure.message += ` (gave up after ${attempt + 1} attempt${attempt ? 's' : ''})`;
-        throw failure;
-      }
-      const backoff = this.retryBaseDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
-      await sleep(Math.min(retryAfterMs ?? backoff, this.maxRetryDelayMs), signal);
+  /** One chat completion; the client retries it (see ../openai-client.ts). */
+  private async complete(
+    messages: ChatCompletionMessageParam[],
+    signal: AbortSignal | undefined,
+  ): Promise<ChatCompletion.Choice['message'] & { finishReason: string | null }> {
+    signal?.throwIfAborted();
+    let completion: unknown;
+    try {
+      const request = this.client.chat.completions.create(
+        {
+          model: this.model,
+          messages,
+          response_format: {
+            type: 'json_schema',
+            json_schema: { name: 'summary', strict: true, schema: this.schema },
+          },
+          ...(this.temperature !== undefined && { temperature: this.temperature }),
+        },
+        { signal },
+      );
+      completion = jsonBody(await abortable(request, signal));
+    } catch (err) {
+      throw this.failure(err, signal);
     }
+    const choice = (completion as Partial<ChatCompletion> | null)?.choices?.[0];
+    if (!choice?.message || typeof choice.message !== 'object') {
+      throw new SummarizerError(
+        `LLM ${this.model} answered without choices[0].message: ${excerpt(JSON.stringify(completion) ?? '')}`,
+        false,
+      );
+    }
+    return { ...choice.message, finishReason: choice.finish_reason ?? null };
   }
-}
 
-interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
-
-interface AssistantReply {
-  content: string | null;
-  refusal: string | null;
-  finishReason: string | null;
-}
-
-const CompletionSchema = z.object({
-  choices: z
-    .array(
-      z.object({
-        message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }),
-        finish_reason: z.string().nullish(),
-      }),
-    )
-    .min(1),
-});
-
-async function readReply(response: Response, model: string): Promise<AssistantReply> {
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new SummarizerError(
-      `LLM ${model} answered ${response.status} with a body that is not JSON: ${excerpt(text)}`,
-      false,
-      response.status,
-    );
+  private failure(err: unknown, signal: AbortSignal | undefined): unknown {
+    if (signal?.aborted) return signal.reason;
+    if (err instanceof SyntaxError) {
+      return new SummarizerError(
+        `LLM ${this.model} answered with a body that is not JSON: ${err.message}`,
+        false,
+        undefined,
+        { cause: err },
+      );
+    }
+    if (!(err instanceof APIError)) return err;
+    const retryable = isRetryable(err);
+    let message =
+      err instanceof APIConnectionTimeoutError
+        ? `LLM request to ${this.url} timed out after ${this.timeoutMs} ms`
+        : err.status === undefined
+          ? `LLM request to ${this.url} failed: network error (${connectionDetail(err)})`
+          : `LLM request to ${this.url} failed with ${err.status} ${STATUS_CODES[err.status] ?? ''}`.trimEnd() +
+            `: ${serverMessage(err)}`;
+    if (retryable) {
+      const attempts = this.maxRetries + 1;
+      message += ` (gave up after ${attempts} attempt${attempts > 1 ? 's' : ''})`;
+    }
+    return new SummarizerError(message, retryable, err.status, { cause: err });
   }
-  const parsed = CompletionSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new SummarizerError(
-      `LLM ${model} answered without choices[0].message: ${excerpt(text)}`,
-      false,
-      response.status,
-    );
-  }
-  const choice = parsed.data.choices[0]!;
-  return {
-    content: choice.message.content ?? null,
-    refusal: choice.message.refusal ?? null,
-    finishReason: choice.finish_reason ?? null,
-  };
 }
 
 type ParseOutcome = { ok: true; summary: Summary } | { ok: false; problem: string };
 
-function parseSummary(reply: AssistantReply): ParseOutcome {
+function parseSummary(reply: {
+  content?: string | null;
+  refusal?: string | null;
+  finishReason: string | null;
+}): ParseOutcome {
   if (reply.refusal) return { ok: false, problem: `the model refused: ${excerpt(reply.refusal)}` };
-  if (!reply.content?.trim()) return { ok: false, problem: 'the reply was empty' };
+  if (typeof reply.content !== 'string' || !reply.content.trim())
+    return { ok: false, problem: 'the reply was empty' };
   const truncated = reply.finishReason === 'length' ? ' (the reply was cut off at the token limit)' : '';
   let json: unknown;
   try {
@@ -316,49 +278,6 @@ function extractJson(content: string): string {
   const first = trimmed.indexOf('{');
   const last = trimmed.lastIndexOf('}');
   return first >= 0 && last > first ? trimmed.slice(first, last + 1) : trimmed;
-}
-
-async function readErrorMessage(response: Response): Promise<string> {
-  const text = await response.text().catch(() => '');
-  try {
-    const json = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
-    const message = typeof json.error === 'string' ? json.error : (json.error?.message ?? json.message);
-    if (typeof message === 'string' && message) return excerpt(message);
-  } catch {
-    // not JSON: fall through to the raw text
-  }
-  return text.trim() ? excerpt(text) : '(empty body)';
-}
-
-/** Retry-After in seconds or as an HTTP date, or OpenAI's retry-after-ms; null when absent. */
-export function parseRetryAfter(headers: Headers, now = Date.now()): number | null {
-  const ms = headers.get('retry-after-ms');
-  if (ms && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
-  const value = headers.get('retry-after')?.trim();
-  if (!value) return null;
-  if (/^\d+(?:\.\d+)?$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-function excerpt(text: string, max = 300): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
 /** The user message: title, language and "speaker: text" lines, cut in the middle if too long. */

@@ -6,8 +6,9 @@
 // - Redirects are never followed; a 3xx is a failed attempt.
 // - One deadline (timeoutMs) covers the send-time check, connect, TLS and the response headers.
 //   It also bounds reading the (at most 4 KiB) response body, which never changes the outcome.
-// - At most `maxConcurrent` attempts are in flight; the rest wait for a slot.
+// - At most `maxConcurrent` attempts are in flight; the rest wait for a slot, first come first served.
 
+import pLimit from 'p-limit';
 import { Agent, request } from 'undici';
 import { isAppError } from '../errors';
 import { WebhookUrlError, checkWebhookUrl, createGuardedLookup, type Resolver } from './url-guard';
@@ -44,27 +45,6 @@ export interface WebhookSender {
 export const MAX_RESPONSE_BODY_BYTES = 4096;
 export const DEFAULT_MAX_CONCURRENT = 16;
 export const DEFAULT_USER_AGENT = 'MeetingNotes-Webhooks/1.0';
-
-class Semaphore {
-  private active = 0;
-  private readonly waiters: (() => void)[] = [];
-  constructor(private readonly max: number) {}
-
-  async acquire(): Promise<void> {
-    if (this.active < this.max) {
-      this.active++;
-      return;
-    }
-    // The slot is handed over by release() without the count dropping.
-    await new Promise<void>((resolve) => this.waiters.push(resolve));
-  }
-
-  release(): void {
-    const next = this.waiters.shift();
-    if (next) next();
-    else this.active--;
-  }
-}
 
 /** The error object and everything it wraps (cause chains, AggregateError members). */
 function errorChain(err: unknown): unknown[] {
@@ -183,7 +163,7 @@ export function createWebhookSender(opts: WebhookSenderOptions): WebhookSender {
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
-  const slots = new Semaphore(maxConcurrent);
+  const limit = pLimit(maxConcurrent);
   let closed = false;
 
   async function attempt(
@@ -250,12 +230,7 @@ export function createWebhookSender(opts: WebhookSenderOptions): WebhookSender {
           requestHeaders,
         };
       }
-      await slots.acquire();
-      try {
-        return await attempt(req, requestHeaders);
-      } finally {
-        slots.release();
-      }
+      return limit(() => attempt(req, requestHeaders));
     },
     async close() {
       closed = true;

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { embedLocal } from './local-embedder';
+import { embedLocal } from '../server/embeddings/local-embedder';
 
 // A test helper: a real HTTP server on 127.0.0.1 that speaks enough of the OpenAI protocol for
 // `POST /v1/embeddings` and `POST /v1/chat/completions`, with failure injection and a log of what
