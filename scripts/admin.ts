@@ -1,10 +1,10 @@
 // npm run --silent admin -- <command> [flags]   (D17)
 // Prints one JSON object on stdout; logs and progress go to stderr; exits non-zero on failure.
 import { parseArgs } from 'node:util';
-import { createAccount, createApiKey, revokeApiKey, updateAccount } from '../server/accounts/accounts';
+import { createAccountWithKey, createApiKey, revokeApiKey, updateAccount } from '../server/accounts/accounts';
 import { DatabaseInUseError, type Db } from '../server/db/client';
 import { openConfiguredDatabase } from '../server/db';
-import { PLANS, type FormName, type Plan } from '../server/db/schema';
+import { DEFAULT_FORM, FORM_NAMES, type FormName, PLANS, type Plan, parseFormName } from '../server/domain';
 import { EnvError, getEnv } from '../server/env';
 import { createServices } from '../server/services';
 import { AppError } from '../server/errors';
@@ -30,9 +30,9 @@ function plan(value: string | undefined): Plan | undefined {
 
 function form(value: string | undefined): FormName | undefined {
   if (value === undefined) return undefined;
-  const upper = value.toUpperCase();
-  if (upper !== 'A' && upper !== 'B') throw new UsageError('--form must be A or B');
-  return upper;
+  const name = parseFormName(value);
+  if (!name) throw new UsageError(`--form must be ${FORM_NAMES.join(' or ')}`);
+  return name;
 }
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
@@ -98,19 +98,17 @@ function commandFor(command: string, values: Flags): (db: Db) => Promise<unknown
         dailyLimit: positiveInt('--daily-limit', values['daily-limit']) ?? null,
         earlyAccess: values['early-access'] !== undefined && values['early-access'] !== 'false',
       };
-      const keyForm = form(values.form) ?? 'A';
-      return (db) =>
-        db.transaction(async (tx) => {
-          const account = await createAccount(tx, input);
-          const { key, plaintext } = await createApiKey(tx, { accountId: account.id, form: keyForm });
-          return {
-            account_id: account.id,
-            email: account.email,
-            key_id: key.id,
-            api_key: plaintext,
-            form: key.form,
-          };
-        });
+      const keyForm = form(values.form) ?? DEFAULT_FORM;
+      return async (db) => {
+        const { account, key, plaintext } = await createAccountWithKey(db, input, { form: keyForm });
+        return {
+          account_id: account.id,
+          email: account.email,
+          key_id: key.id,
+          api_key: plaintext,
+          form: key.form,
+        };
+      };
     }
     case 'account:update': {
       const early = values['early-access'];
@@ -136,7 +134,7 @@ function commandFor(command: string, values: Flags): (db: Db) => Promise<unknown
     case 'key:create': {
       const input = {
         accountId: uuid('account', values.account),
-        form: form(values.form) ?? 'A',
+        form: form(values.form) ?? DEFAULT_FORM,
         name: values.name ?? '',
       };
       return async (db) => {
@@ -164,11 +162,10 @@ function commandFor(command: string, values: Flags): (db: Db) => Promise<unknown
 
 // An account:create with --early-access and no value: parseArgs wants a value, so give it one.
 function normalise(argv: string[]): string[] {
-  return argv.flatMap((arg, i) =>
-    arg === '--early-access' && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--'))
-      ? [arg, 'true']
-      : [arg],
-  );
+  return argv.flatMap((arg, i) => {
+    const next = argv[i + 1];
+    return arg === '--early-access' && (next === undefined || next.startsWith('--')) ? [arg, 'true'] : [arg];
+  });
 }
 
 main(normalise(process.argv.slice(2))).then(

@@ -10,19 +10,21 @@
 //     time minus the envelope's created_at. Two sequences of --events each: 'mixed' (meeting
 //     started → transcript → summary, round robin) and 'started only' (POST /meetings alone,
 //     which shows how meeting.started alone is picked up).
+import { FORM_PROFILES } from '../server/rest/form-profiles';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { and, count, eq } from 'drizzle-orm';
 import { createAccount, createApiKey } from '../server/accounts/accounts';
 import type { Database } from '../server/db/client';
-import { deliveries, deliveryAttempts, webhookEndpoints, WEBHOOK_EVENTS } from '../server/db/schema';
+import { deliveries, deliveryAttempts, webhookEndpoints } from '../server/db/schema';
+import { WEBHOOK_EVENTS } from '../server/domain';
 import { parseEnv } from '../server/env';
 import { createAppHandlers, routeFor } from '../server/runtime/app-handlers';
 import { serveNode } from '../server/http/serve-node';
-import { runDueWork, type WorkCounts } from '../server/jobs/run-due-work';
-import { startWorker, type Worker } from '../server/jobs/worker';
-import { createMeeting } from '../server/recorder/create-meeting';
+import { runDueWork, type WorkCounts } from '../server/worker/run-due-work';
+import { startWorker, type Worker } from '../server/worker/worker';
+import { createMeeting } from '../server/meetings/create-meeting';
 import { createServices, type Services } from '../server/services';
 import { createEndpoint } from '../server/webhooks/endpoints';
 import { createTestDatabase } from '../test/test-database';
@@ -144,6 +146,7 @@ async function accountWithEndpoints(database: Database, receiver: Receiver, tag:
       url: `${receiver.url}/${tag}/${i}`,
       events: [...WEBHOOK_EVENTS],
       form: 'A',
+      secret: FORM_PROFILES.A.newWebhookSecret(),
     });
   }
   return account;

@@ -235,17 +235,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return result.data;
 }
 
-let cached: Env | undefined;
+let cached: { source: NodeJS.ProcessEnv; env: Env } | undefined;
 
+/** The settings, parsed once per process.env object (replacing process.env has them read again). */
 export function getEnv(): Env {
-  cached ??= parseEnv(process.env);
-  return cached;
-}
-
-/** Tests and scripts that change settings at run time start over with this. */
-export function resetEnvForTests(overrides: Record<string, string | undefined> = {}): Env {
-  cached = parseEnv({ ...process.env, ...overrides });
-  return cached;
+  if (cached?.source !== process.env) cached = { source: process.env, env: parseEnv(process.env) };
+  return cached.env;
 }
 
 /** next start / next dev, as opposed to vitest or a script. */

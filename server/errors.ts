@@ -25,7 +25,6 @@ export class AppError extends Error {
   }
 }
 
-export const invalidRequest = (message: string) => new AppError('invalid_request', message);
 export const validationError = (message: string) => new AppError('validation_error', message);
 export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found`);
 export const conflict = (message: string) => new AppError('conflict', message);

@@ -6,6 +6,7 @@ import { loadUseLiteInWorker } from './embeddings/use-lite-worker';
 import { createMailer, type Mailer } from './email/send-email';
 import type { WebhookDeps } from './webhooks/dispatch-deliveries';
 import { createWebhookSender } from './webhooks/http-sender';
+import type { WebhookUrlPolicy } from './webhooks/register-endpoint';
 import type { Resolver } from './webhooks/url-guard';
 import type { Env } from './env';
 import { ExtractiveSummarizer } from './summaries/extractive-summarizer';
@@ -18,9 +19,10 @@ export interface Services {
   summarizer: Summarizer;
   /** Accounts with at most this many candidate vectors are searched exactly (see vector-search.ts). */
   exactSearchMaxRows: number;
-  /** Webhook delivery: the SSRF-guarded sender, retry delays, the mailer for deactivations. */
-  webhooks: WebhookDeps & { allowPrivateUrls: boolean; resolve?: Resolver };
+  /** The service's one mailer: sign-up mails, webhook deactivation notices. */
   mailer: Mailer;
+  /** Webhook delivery: the SSRF-guarded sender, retry delays, the URL policy. */
+  webhooks: Omit<WebhookDeps, 'mailer'> & WebhookUrlPolicy;
   /** Called after a commit that queued background work: look for due work now, not at the next tick. */
   kick(): void;
 }
@@ -35,6 +37,12 @@ export function embedsInline(embedder: EmbeddingProvider): boolean {
   return embedder instanceof LocalEmbedder;
 }
 
+/** A setting env validation (server/env.ts) already requires in this configuration. */
+function required(name: string, value: string | undefined): string {
+  if (value === undefined) throw new Error(`Invalid configuration: ${name} is required but not set`);
+  return value;
+}
+
 export function createServices(
   env: Env,
   kick: () => void = () => {},
@@ -43,9 +51,9 @@ export function createServices(
   const embedder =
     env.EMBEDDINGS_PROVIDER === 'openai'
       ? new OpenAIEmbedder({
-          baseUrl: env.EMBEDDINGS_BASE_URL!,
+          baseUrl: required('EMBEDDINGS_BASE_URL', env.EMBEDDINGS_BASE_URL),
           ...(env.EMBEDDINGS_API_KEY && { apiKey: env.EMBEDDINGS_API_KEY }),
-          model: env.EMBEDDINGS_MODEL!,
+          model: required('EMBEDDINGS_MODEL', env.EMBEDDINGS_MODEL),
           dimensions: env.EMBEDDINGS_DIMENSIONS,
         })
       : env.EMBEDDINGS_PROVIDER === 'semantic'
@@ -53,7 +61,7 @@ export function createServices(
         : new LocalEmbedder({ dimensions: env.EMBEDDINGS_DIMENSIONS });
   const summarizer = env.LLM_MODEL
     ? new OpenAISummarizer({
-        baseUrl: env.LLM_BASE_URL!,
+        baseUrl: required('LLM_BASE_URL', env.LLM_BASE_URL),
         ...(env.LLM_API_KEY && { apiKey: env.LLM_API_KEY }),
         model: env.LLM_MODEL,
       })
@@ -69,14 +77,13 @@ export function createServices(
     embedder,
     summarizer,
     exactSearchMaxRows: env.SEARCH_EXACT_MAX_ROWS,
+    mailer,
     webhooks: {
       sender,
       retryDelays: env.WEBHOOK_RETRY_DELAYS,
-      mailer,
       allowPrivateUrls,
       ...(opts.resolve && { resolve: opts.resolve }),
     },
-    mailer,
     kick,
   };
 }

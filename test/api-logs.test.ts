@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetEnvForTests } from '../server/env';
+import { overrideEnv, restoreEnv } from './env';
 import { startTestApp, type TestApp } from './test-app';
 
 // Issue 8, item 6: the /v1 and recorder logs. A failure is one JSON line with the request id
@@ -15,7 +15,7 @@ const output: string[] = [];
 const SECRET = 'SECRET-TRANSCRIPT-TEXT';
 
 beforeAll(async () => {
-  resetEnvForTests({ LOG_LEVEL: 'info' });
+  overrideEnv({ LOG_LEVEL: 'info' });
   // Private URLs allowed, so a webhook URL gets past the URL check to the database (D12).
   app = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
   key = (await app.createAccount()).key;
@@ -39,7 +39,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
-  resetEnvForTests();
+  restoreEnv();
 });
 
 beforeEach(() => {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMeeting } from '../server/recorder/create-meeting';
-import { storeTranscript } from '../server/recorder/store-transcript';
+import { createMeeting } from '../server/meetings/create-meeting';
+import { storeTranscript } from '../server/meetings/store-transcript';
 import { startTestApp, type TestApp } from './test-app';
 
 // Issue 2, item 3: a page of notes takes a fixed number of SQL round trips (no N+1), and every

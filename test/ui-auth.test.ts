@@ -6,7 +6,7 @@ import { createAccount, findAccountByEmail } from '../server/accounts/accounts';
 import { passwordProblem } from '../server/accounts/password-policy';
 import { NO_ACCOUNT_HASH } from '../server/auth/auth-options';
 import { accounts, authSessions, emails, rateLimitCounters } from '../server/db/schema';
-import { resetEnvForTests } from '../server/env';
+import { overrideEnv, restoreEnv } from './env';
 import { seedDemo } from '../server/seed/seed-demo';
 import { BrowserSession } from './browser-session';
 import { uploadUntilAnswered } from './stream-upload';
@@ -463,7 +463,7 @@ describe('issue 8 item 2: sign-up does not tell whether an address has an accoun
 
 describe('issue 8 item 3: logs', () => {
   async function capturedLines(work: () => Promise<unknown>): Promise<string[]> {
-    resetEnvForTests({ LOG_LEVEL: 'debug' });
+    overrideEnv({ LOG_LEVEL: 'debug' });
     const written: string[] = [];
     const write = process.stderr.write;
     process.stderr.write = ((chunk: string | Uint8Array) => {
@@ -474,7 +474,7 @@ describe('issue 8 item 3: logs', () => {
       await work();
     } finally {
       process.stderr.write = write;
-      resetEnvForTests();
+      restoreEnv();
     }
     return written.join('').split('\n').filter(Boolean);
   }

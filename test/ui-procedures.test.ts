@@ -168,6 +168,29 @@ describe('settings procedures', () => {
     });
   });
 
+  it('issue 10, D12, D8: the settings app registers endpoints with the checks of /v1 (public https URL, events once each)', async () => {
+    const { account } = await app.createAccount();
+    const strict = createCaller({
+      db: app.db,
+      services: { ...app.services, webhooks: { ...app.services.webhooks, allowPrivateUrls: false } },
+      accountId: account.id,
+      clientAddress: null,
+    });
+    for (const url of [receiverUrl, 'https://127.0.0.1/hook', 'https://[::1]/hook']) {
+      await expect(strict.webhooks.create({ url, events: ['meeting.started'], form: 'A' })).rejects.toSatisfy(
+        (err: unknown) => err instanceof TRPCError && err.code === 'BAD_REQUEST' && /url/i.test(err.message),
+      );
+    }
+    expect(await strict.webhooks.list()).toEqual([]);
+
+    const { endpoint } = await callerFor(account.id).webhooks.create({
+      url: receiverUrl,
+      events: ['summary.ready', 'meeting.started', 'summary.ready'],
+      form: 'A',
+    });
+    expect(endpoint.events).toEqual(['summary.ready', 'meeting.started']);
+  });
+
   it('issue 5: a test event and a resend reach the receiver and show in the log', async () => {
     const { account } = await app.createAccount();
     const ui = callerFor(account.id);

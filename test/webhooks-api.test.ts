@@ -224,7 +224,7 @@ describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
     'D12: Form %s accepts a name resolving to a public address and a 2048-character url',
     async (form) => {
       const { key } = await strict.createAccount({ form });
-      const url = 'https://long.public.test/' + 'a'.repeat(2048 - 'https://long.public.test/'.length);
+      const url = `https://long.public.test/${'a'.repeat(2048 - 'https://long.public.test/'.length)}`;
       expect(url).toHaveLength(2048);
       const res = await create(strict, key, { url, events: ['meeting.started'] });
       expect(res.status).toBe(201);
@@ -260,7 +260,7 @@ describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
     ['user info in the url', { url: 'https://user:pass@x.public.test/hook' }, 422, 'validation_error'],
     [
       'a 2049-character url',
-      { url: 'https://x.public.test/' + 'a'.repeat(2049 - 'https://x.public.test/'.length) },
+      { url: `https://x.public.test/${'a'.repeat(2049 - 'https://x.public.test/'.length)}` },
       422,
       'validation_error',
     ],

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
-import { accounts, apiKeys, type FormName, type Plan } from '../db/schema';
+import { accounts, apiKeys } from '../db/schema';
+import { DEFAULT_FORM, type FormName, type Plan } from '../domain';
 import { passwordProblem, passwordTooLong, PASSWORD_MAX_BYTES } from './password-policy';
 import { conflict, notFound, validationError } from '../errors';
 import { describeApiKey, generateApiKey } from './api-key-crypto';
@@ -149,11 +150,24 @@ export async function createApiKey(
         id: randomUUID(),
         accountId: input.accountId,
         name,
-        form: input.form ?? 'A',
+        form: input.form ?? DEFAULT_FORM,
         ...describeApiKey(plaintext),
       })
       .returning();
-    return { key: key!, plaintext };
+    if (!key) throw new Error('Inserting the API key returned no row');
+    return { key, plaintext };
+  });
+}
+
+/** A new account with its first API key, both or neither (the admin CLI's account:create, the demo seed). */
+export async function createAccountWithKey(
+  db: Queryable,
+  account: CreateAccountInput,
+  key: { form?: FormName; name?: string },
+): Promise<CreatedApiKey & { account: Account }> {
+  return db.transaction(async (tx) => {
+    const created = await createAccount(tx, account);
+    return { account: created, ...(await createApiKey(tx, { accountId: created.id, ...key })) };
   });
 }
 

@@ -52,7 +52,7 @@ describe('API key crypto (SPEC 5.3, D15)', () => {
     for (let i = 0; i < 100; i++) expect(looksLikeApiKey(generateApiKey())).toBe(true);
   });
 
-  const good = 'mnk_' + 'aB3'.repeat(13) + 'z';
+  const good = `mnk_${'aB3'.repeat(13)}z`;
   it.each([
     ['empty', ''],
     ['prefix only', 'mnk_'],
@@ -68,7 +68,7 @@ describe('API key crypto (SPEC 5.3, D15)', () => {
     ['a non-ASCII letter in the body', `${good.slice(0, 10)}é${good.slice(11)}`],
     ['leading whitespace', ` ${good.slice(0, -1)}`],
     ['the Bearer scheme included', `Bearer ${good}`],
-    ['a Form A webhook secret', 'whsec_' + 'a'.repeat(38)],
+    ['a Form A webhook secret', `whsec_${'a'.repeat(38)}`],
   ])('SPEC 5.4, D15: looksLikeApiKey rejects %s', (_label, key) => {
     expect(looksLikeApiKey(good)).toBe(true);
     expect(looksLikeApiKey(key)).toBe(false);

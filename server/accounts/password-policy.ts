@@ -45,9 +45,12 @@ export function passwordProblem(
   if ([...password].length < PASSWORD_MIN_CHARACTERS)
     return `Use a password of at least ${PASSWORD_MIN_CHARACTERS} characters`;
   // The email, its local part and its words, the name and its words: all guessable by anyone.
-  const inputs = userInputs.flatMap((i) =>
-    i ? [i, i.split('@')[0]!, ...i.split(/[@.\s_+-]+/).filter((part) => part.length >= 3)] : [],
-  );
+  const inputs = userInputs.flatMap((i) => {
+    if (!i) return [];
+    // split always yields at least one part: the text before the first @, or all of it.
+    const [localPart = i] = i.split('@');
+    return [i, localPart, ...i.split(/[@.\s_+-]+/).filter((part) => part.length >= 3)];
+  });
   const result = strengthChecker().check(password, inputs);
   if (result.score >= MIN_SCORE) return null;
   const why = result.feedback.warning ? `${result.feedback.warning.replace(/\.$/, '')}. ` : '';

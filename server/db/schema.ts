@@ -15,22 +15,23 @@ import {
   uuid,
   vector,
 } from 'drizzle-orm/pg-core';
+import {
+  DEFAULT_FORM,
+  EVENT_TYPES,
+  FORM_NAMES,
+  PLANS,
+  PLATFORMS,
+  WEBHOOK_EVENTS,
+  type WebhookEvent,
+} from '../domain';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
 // D4: every timestamp is kept at millisecond precision.
 const ms = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
 
-export const PLANS = ['free', 'pro', 'enterprise'] as const;
-export type Plan = (typeof PLANS)[number];
-export const FORMS = ['A', 'B'] as const;
-export type FormName = (typeof FORMS)[number];
-export const PLATFORMS = ['meet', 'zoom', 'teams', 'phone', 'microphone'] as const;
-export type Platform = (typeof PLATFORMS)[number];
 /** The vector dimension the migrations create; `npm run reindex` can move a database to another. */
 export const EMBEDDING_DIMENSIONS = 384;
-export const EVENT_TYPES = ['meeting.started', 'meeting.transcribed', 'summary.ready'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 
 export const accounts = pgTable(
   'accounts',
@@ -61,7 +62,7 @@ export const apiKeys = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     name: text('name').notNull().default(''),
-    form: text('form', { enum: FORMS }).notNull().default('A'),
+    form: text('form', { enum: FORM_NAMES }).notNull().default(DEFAULT_FORM),
     /** Hex SHA-256 of the whole key; the key itself is never stored (D15). */
     keyHash: text('key_hash').notNull(),
     prefix: text('prefix').notNull(),
@@ -73,7 +74,7 @@ export const apiKeys = pgTable(
   (t) => [
     uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
     index('api_keys_account_idx').on(t.accountId, t.createdAt),
-    check('api_keys_form_check', sql`${t.form} in ('A', 'B')`),
+    check('api_keys_form_check', sql`${t.form} in (${sql.raw(FORM_NAMES.map((n) => `'${n}'`).join(', '))})`),
   ],
 );
 
@@ -133,8 +134,8 @@ export const transcriptSegments = pgTable(
 );
 
 /**
- * The event outbox: written in the same transaction as the change it reports, so an event
- * exists exactly when its change does. Webhook delivery reads from here.
+ * The event outbox: written in the same transaction as the change it reports, together with
+ * the event's webhook deliveries, so an event and its deliveries exist exactly when its change does.
  */
 export const events = pgTable(
   'events',
@@ -148,13 +149,8 @@ export const events = pgTable(
     /** The envelope's data object (SPEC 6.2, D9) as it was at the moment of the event. */
     data: jsonb('data').notNull(),
     createdAt: ms('created_at').notNull(),
-    /** Set once the event has been turned into webhook deliveries. */
-    fannedOutAt: ms('fanned_out_at'),
   },
-  (t) => [
-    index('events_pending_idx').on(t.createdAt).where(sql`${t.fannedOutAt} is null`),
-    index('events_meeting_idx').on(t.meetingId),
-  ],
+  (t) => [index('events_meeting_idx').on(t.meetingId)],
 );
 
 /** Fixed-window request counters shared by every instance (D14). */
@@ -234,14 +230,6 @@ export const jobs = pgTable(
   ],
 );
 
-export const WEBHOOK_EVENTS = [
-  'meeting.started',
-  'meeting.transcribed',
-  'meeting.completed',
-  'summary.ready',
-] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-
 /** A customer's webhook endpoint (SPEC 2.6). */
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
@@ -251,9 +239,9 @@ export const webhookEndpoints = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     url: text('url').notNull(),
-    events: text('events').array().notNull(),
+    events: text('events').array().$type<WebhookEvent[]>().notNull(),
     /** The form of the request that created it: decides the secret's format (D1, D12). */
-    form: text('form', { enum: FORMS }).notNull(),
+    form: text('form', { enum: FORM_NAMES }).notNull(),
     /** Kept as shown at creation: signing needs it (D10). Never returned again. */
     secret: text('secret').notNull(),
     active: boolean('active').notNull().default(true),

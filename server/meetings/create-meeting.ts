@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db, type Tx } from '../db/client';
-import { meetings, type Platform } from '../db/schema';
+import { meetings } from '../db/schema';
+import type { Platform } from '../domain';
 import { notFound } from '../errors';
 import { recordEvent } from '../events/record-event';
 import type { Services } from '../services';
@@ -67,8 +68,9 @@ export async function createMeeting(
         createdAt,
       })
       .returning();
-    await recordEvent(tx, { type: 'meeting.started', meeting: meeting!, at: createdAt });
-    return { id: meeting!.id };
+    if (!meeting) throw new Error('Inserting the meeting returned no row');
+    await recordEvent(tx, { type: 'meeting.started', meeting, at: createdAt });
+    return { id: meeting.id };
   });
   // The meeting.started deliveries go out now, not at the worker's next tick (D20).
   services.kick();

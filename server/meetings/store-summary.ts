@@ -30,6 +30,8 @@ export async function storeSummary(
       .set({ summary: input.summary, summaryText: input.text ?? null, summaryAt })
       .where(eq(meetings.id, meetingId))
       .returning();
+    // The meeting is locked in this transaction, so the update always finds it.
+    if (!updated) throw new Error(`Storing the summary of meeting ${meetingId} updated no row`);
     const segments = await tx
       .select()
       .from(transcriptSegments)
@@ -37,7 +39,7 @@ export async function storeSummary(
       .orderBy(asc(transcriptSegments.sequence));
     await recordEvent(tx, {
       type: 'summary.ready',
-      meeting: updated!,
+      meeting: updated,
       transcript: segments,
       summary: input.summary,
       at: summaryAt,

@@ -82,9 +82,11 @@ export async function storeTranscript(
       .set({ endedAt, durationSeconds, transcribedAt, generateSummary: input.generateSummary ?? true })
       .where(eq(meetings.id, meetingId))
       .returning();
+    // The meeting is locked in this transaction, so the update always finds it.
+    if (!updated) throw new Error(`Storing the transcript of meeting ${meetingId} updated no row`);
     await recordEvent(tx, {
       type: 'meeting.transcribed',
-      meeting: updated!,
+      meeting: updated,
       transcript: segments,
       at: transcribedAt,
     });
@@ -95,7 +97,7 @@ export async function storeTranscript(
     if (embedsInline(services.embedder))
       await indexTranscript(tx, services.embedder, { id: meetingId, accountId }, segments);
     else await enqueueJob(tx, { kind: 'embed_transcript', ...job });
-    if (updated!.generateSummary) await enqueueJob(tx, { kind: 'summarize', ...job });
+    if (updated.generateSummary) await enqueueJob(tx, { kind: 'summarize', ...job });
     return { id: meetingId };
   });
   services.kick();

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, inArray, isNotNull, lt, lte, or, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
-import { meetings, type Platform } from '../db/schema';
+import { meetings } from '../db/schema';
+import type { Platform } from '../domain';
 import type { NotePage } from './note-record';
 import { noteColumns, withTranscripts } from './load-notes';
 

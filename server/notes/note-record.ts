@@ -1,4 +1,4 @@
-import type { Platform } from '../db/schema';
+import type { Platform } from '../domain';
 import type { Summary } from './summary';
 
 // The form-neutral shape of a note: what services return and presenters write per form.

@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { authenticateApiKey, bearerToken } from '../accounts/authenticate-api-key';
 import { AppError } from '../errors';
-import { API_RESPONSE_HEADERS, type ApiHandlerDeps, RECORDER_PREFIX } from '../http/api-surfaces';
-import { hasMalformedPathEncoding, malformedPathError } from '../rest/malformed-path-response';
-import { presentErrorA } from '../rest/form-a/errors';
+import {
+  API_RESPONSE_HEADERS,
+  type ApiHandlerDeps,
+  RECORDER_FORM,
+  RECORDER_PREFIX,
+} from '../http/api-surfaces';
+import { hasMalformedPathEncoding, malformedPathError } from '../http/malformed-path';
+import { FORM_PROFILES } from '../rest/form-profiles';
 import { createOpenApiDispatcher } from '../http/openapi-dispatch';
 import { readJsonBody } from '../http/read-json-body';
-import { toAppError } from '../http/to-app-error';
-import type { RestContext } from '../http/openapi-trpc';
+import { errorHeaders, noSuchEndpoint, toAppError } from '../http/to-app-error';
+import { type RestContext, restContext } from '../http/openapi-trpc';
 import { recorderRouter } from './router';
 import { parseIdempotencyKey, runIdempotently, type StoredAnswer } from './run-idempotently';
 
@@ -37,14 +42,9 @@ export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' |
       if (!principal) throw new AppError('invalid_api_key', 'Missing, invalid or revoked API key');
       const idempotencyKey =
         request.method === 'POST' ? parseIdempotencyKey(request.headers.get('idempotency-key')) : null;
+      if (!dispatch.offers(request)) throw noSuchEndpoint(request);
       const body = await readJsonBody(request, RECORDER_MAX_BODY_BYTES);
-      const ctx: RestContext = {
-        db,
-        services: deps.services,
-        accountId: principal.account.id,
-        keyId: principal.key.id,
-        requestId,
-      };
+      const ctx = restContext(db, deps.services, principal, requestId);
       const run = async () => {
         const result = await dispatch(request, ctx, body);
         if ('error' in result) throw result.error;
@@ -68,10 +68,13 @@ export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' |
         if (replayed) headers.set('Idempotent-Replayed', 'true');
       }
     } catch (err) {
-      const { status, body } = presentErrorA(
-        toAppError(err, { requestId, method: request.method, path: new URL(request.url).pathname }),
-      );
-      response = Response.json(body, { status });
+      const appError = toAppError(err, {
+        requestId,
+        method: request.method,
+        path: new URL(request.url).pathname,
+      });
+      const { status, body } = FORM_PROFILES[RECORDER_FORM].presentError(appError);
+      response = Response.json(body, { status, headers: errorHeaders(appError) });
     }
     for (const [k, v] of headers) response.headers.set(k, v);
     return response;

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { PLATFORMS } from '../db/schema';
+import { PLATFORMS } from '../domain';
 import { SummarySchema } from '../notes/summary';
 import { MAX_DURATION_SECONDS } from '../db/storage-bounds';
 import { enumParam, isoDateTime, noCoerce, refuseUnstorableText, uuidPathParam } from '../http/params';
 import { restProcedure, router } from '../http/openapi-trpc';
-import { createMeeting } from './create-meeting';
-import { storeSummary } from './store-summary';
-import { storeTranscript } from './store-transcript';
+import { createMeeting } from '../meetings/create-meeting';
+import { storeSummary } from '../meetings/store-summary';
+import { storeTranscript } from '../meetings/store-transcript';
 
 // D16: how meetings enter the service. Form A errors, API-key auth, no D14 limits.
 

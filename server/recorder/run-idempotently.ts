@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client';
-import { conflict, invalidRequest } from '../errors';
+import { AppError, conflict } from '../errors';
 
 // Issue 8, item 5: a recorder call sent again with the same Idempotency-Key (its first answer
 // lost) gets the first answer again instead of making a second meeting or event.
@@ -37,7 +37,10 @@ export interface IdempotentRequest {
 export function parseIdempotencyKey(header: string | null): string | null {
   if (header === null) return null;
   if (!/^[\x20-\x7e]+$/.test(header) || header.length > MAX_KEY_LENGTH) {
-    throw invalidRequest(`Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} printable ASCII characters`);
+    throw new AppError(
+      'invalid_request',
+      `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} printable ASCII characters`,
+    );
   }
   return header;
 }

@@ -4,7 +4,7 @@ import { authSettings, type AuthSettings } from '../auth/auth-options';
 import type { Database } from '../db/client';
 import type { Services } from '../services';
 import { createRecorderHandler, RECORDER_PREFIX } from '../recorder/recorder-handler';
-import { createCronHandler } from '../jobs/cron-handler';
+import { createCronHandler } from '../worker/cron-handler';
 import { createOpenApiDocumentHandler } from '../rest/openapi-document';
 import { createV1Handler } from '../rest/v1-handler';
 import type { FetchHandler } from '../http/serve-node';

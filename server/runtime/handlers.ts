@@ -2,8 +2,8 @@ import { after } from 'next/server';
 import { getDatabase } from '../db';
 import { getEnv, isNextDev } from '../env';
 import { createAppHandlers, type AppHandlers } from './app-handlers';
-import { runDueWork } from '../jobs/run-due-work';
-import { startWorker, type Worker } from '../jobs/worker';
+import { runDueWork } from '../worker/run-due-work';
+import { startWorker, type Worker } from '../worker/worker';
 import { log } from '../log';
 import { createServices, type Services } from '../services';
 

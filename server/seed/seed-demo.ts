@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createAccount, createApiKey, findAccountByEmail } from '../accounts/accounts';
+import { createAccountWithKey, findAccountByEmail } from '../accounts/accounts';
 import type { Db } from '../db/client';
 import { embedsInline, type Services } from '../services';
 import { cancelJobs } from '../jobs/jobs';
@@ -7,9 +7,9 @@ import type { Summary } from '../notes/summary';
 import { assertDimensions } from '../search/embedding-dimensions';
 import { indexStoredTranscript, indexSummary } from '../search/index-meeting';
 import { stopUseLiteThreads } from '../embeddings/use-lite-worker';
-import { createMeeting } from '../recorder/create-meeting';
-import { storeSummary } from '../recorder/store-summary';
-import { storeTranscript } from '../recorder/store-transcript';
+import { createMeeting } from '../meetings/create-meeting';
+import { storeSummary } from '../meetings/store-summary';
+import { storeTranscript } from '../meetings/store-transcript';
 import { demoMeetings } from './demo-meetings';
 
 export const DEMO_EMAIL = 'demo@meeting-notes.local';
@@ -39,8 +39,11 @@ export async function seedDemo(
   // A fresh database's vector columns follow the configured embedder (nothing stored yet to lose).
   await assertDimensions(db, services.embedder.dimensions);
   const password = randomBytes(12).toString('base64url');
-  const account = await createAccount(db, { email, name: 'Demo', password, plan: 'pro', earlyAccess: true });
-  const { key, plaintext } = await createApiKey(db, { accountId: account.id, form: 'A', name: 'Demo key' });
+  const { account, key, plaintext } = await createAccountWithKey(
+    db,
+    { email, name: 'Demo', password, plan: 'pro', earlyAccess: true },
+    { form: 'A', name: 'Demo key' },
+  );
 
   const now = Date.now();
   // Oldest first, so created_at follows the order in which the meetings happened.

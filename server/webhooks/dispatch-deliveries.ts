@@ -128,7 +128,9 @@ export async function attemptDelivery(
         return { outcome: 'succeeded', deactivated: false };
       }
       if (attempt < MAX_ATTEMPTS) {
-        const delay = deps.retryDelays[attempt - 1]! * 1000;
+        const delaySeconds = deps.retryDelays[attempt - 1];
+        if (delaySeconds === undefined) throw new Error(`No webhook retry delay for attempt ${attempt + 1}`);
+        const delay = delaySeconds * 1000;
         await tx
           .update(deliveries)
           .set({ ...base, nextAttemptAt: new Date(endedAt.getTime() + delay) })

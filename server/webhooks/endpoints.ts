@@ -1,7 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/client';
-import { accounts, deliveries, webhookEndpoints, type FormName, type WebhookEvent } from '../db/schema';
+import { accounts, deliveries, webhookEndpoints } from '../db/schema';
+import type { FormName, WebhookEvent } from '../domain';
 import { conflict, notFound, validationError } from '../errors';
 
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
@@ -9,16 +10,16 @@ export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 /** D8: at most this many endpoints per account. */
 export const MAX_ENDPOINTS_PER_ACCOUNT = 25;
 
-/** D12: Form A `whsec_` + 32 random bytes in base64; Form B 64 lowercase hex characters. */
-export function generateWebhookSecret(form: FormName): string {
-  const bytes = randomBytes(32);
-  return form === 'A' ? `whsec_${bytes.toString('base64')}` : bytes.toString('hex');
+/** The secret comes from the endpoint's form (D12: each form has its own secret format). */
+export interface NewEndpoint {
+  accountId: string;
+  url: string;
+  events: WebhookEvent[];
+  form: FormName;
+  secret: string;
 }
 
-export async function createEndpoint(
-  db: Db,
-  input: { accountId: string; url: string; events: WebhookEvent[]; form: FormName },
-): Promise<WebhookEndpoint> {
+export async function createEndpoint(db: Db, input: NewEndpoint): Promise<WebhookEndpoint> {
   return db.transaction(async (tx) => {
     // The account row lock makes count-then-insert one step: concurrent creations cannot pass 25.
     await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, input.accountId)).for('update');
@@ -33,10 +34,7 @@ export async function createEndpoint(
   });
 }
 
-async function insertEndpoint(
-  db: Queryable,
-  input: { accountId: string; url: string; events: WebhookEvent[]; form: FormName },
-): Promise<WebhookEndpoint> {
+async function insertEndpoint(db: Queryable, input: NewEndpoint): Promise<WebhookEndpoint> {
   const now = new Date();
   const rows = await db
     .insert(webhookEndpoints)
@@ -46,7 +44,7 @@ async function insertEndpoint(
       url: input.url,
       events: input.events,
       form: input.form,
-      secret: generateWebhookSecret(input.form),
+      secret: input.secret,
       activeSince: now,
       createdAt: now,
     })
@@ -106,7 +104,9 @@ export async function reenableEndpointOrThrow(
     .set({ active: true, activeSince: new Date(), deactivatedAt: null })
     .where(eq(webhookEndpoints.id, endpointId))
     .returning();
-  return updated!;
+  // Deleted since it was read above.
+  if (!updated) throw notFound('Webhook endpoint');
+  return updated;
 }
 
 /** Marks the endpoint inactive and cancels its other pending deliveries; true if this call did it. */

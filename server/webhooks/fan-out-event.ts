@@ -1,7 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, lte } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
-import { deliveries, webhookEndpoints, type EventType, type WebhookEvent } from '../db/schema';
+import { deliveries, webhookEndpoints } from '../db/schema';
+import { EVENT_ALIASES, type EventAlias, type EventType, type WebhookEvent } from '../domain';
+import { serializeEnvelope } from './envelope';
+
+/** An event of the outbox (the events table), as it is turned into deliveries. */
+export interface OutboxEvent {
+  id: string;
+  accountId: string;
+  type: EventType;
+  data: unknown;
+  createdAt: Date;
+}
 
 /**
  * SPEC 6.1, D9: the name an endpoint receives an event under, or null if it did not subscribe.
@@ -10,13 +21,27 @@ import { deliveries, webhookEndpoints, type EventType, type WebhookEvent } from 
  */
 export function labelFor(type: EventType, subscribed: readonly string[]): WebhookEvent | null {
   if (subscribed.includes(type)) return type;
-  if (type === 'meeting.transcribed' && subscribed.includes('meeting.completed')) return 'meeting.completed';
-  return null;
+  const alias = (Object.keys(EVENT_ALIASES) as EventAlias[]).find(
+    (name) => EVENT_ALIASES[name] === type && subscribed.includes(name),
+  );
+  return alias ?? null;
 }
 
-/** D9: the envelope, serialised once as compact JSON; every attempt sends these bytes. */
-export function serializeEnvelope(event: WebhookEvent, createdAt: Date, data: unknown): string {
-  return JSON.stringify({ event, created_at: createdAt.toISOString(), data });
+/** A pending delivery of the event to one endpoint under `label`, due at once; its payload is fixed now. */
+export function newDelivery(
+  endpointId: string,
+  event: OutboxEvent,
+  label: WebhookEvent,
+): typeof deliveries.$inferInsert {
+  return {
+    id: randomUUID(),
+    endpointId,
+    eventId: event.id,
+    event: label,
+    payload: serializeEnvelope(label, event.createdAt, event.data),
+    nextAttemptAt: event.createdAt,
+    createdAt: event.createdAt,
+  };
 }
 
 /**
@@ -24,10 +49,7 @@ export function serializeEnvelope(event: WebhookEvent, createdAt: Date, data: un
  * event's own transaction: an endpoint inactive at that moment never gets it (SPEC 3.1), and
  * one re-enabled later does not either.
  */
-export async function fanOutEvent(
-  tx: Queryable,
-  event: { id: string; accountId: string; type: EventType; data: unknown; createdAt: Date },
-): Promise<number> {
+export async function fanOutEvent(tx: Queryable, event: OutboxEvent): Promise<number> {
   const endpoints = await tx
     .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
     .from(webhookEndpoints)
@@ -40,18 +62,7 @@ export async function fanOutEvent(
     );
   const rows = endpoints.flatMap((endpoint) => {
     const label = labelFor(event.type, endpoint.events);
-    if (!label) return [];
-    return [
-      {
-        id: randomUUID(),
-        endpointId: endpoint.id,
-        eventId: event.id,
-        event: label,
-        payload: serializeEnvelope(label, event.createdAt, event.data),
-        nextAttemptAt: event.createdAt,
-        createdAt: event.createdAt,
-      },
-    ];
+    return label ? [newDelivery(endpoint.id, event, label)] : [];
   });
   if (rows.length > 0) await tx.insert(deliveries).values(rows);
   return rows.length;

@@ -1,7 +1,7 @@
-import { and, desc, eq, lt, or } from 'drizzle-orm';
-import type { Queryable } from '../db/client';
+import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { queryRows, type Queryable } from '../db/client';
 import { deliveries, deliveryAttempts } from '../db/schema';
-import { getEndpointOrThrow } from './endpoints';
+import { getEndpointOrThrow, listEndpoints, type WebhookEndpoint } from './endpoints';
 
 export interface DeliveryAttemptRecord {
   id: string;
@@ -61,4 +61,47 @@ export async function listDeliveryAttempts(
     .orderBy(desc(deliveryAttempts.createdAt), desc(deliveryAttempts.id))
     .limit(page.limit + 1);
   return { attempts: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
+}
+
+export interface LatestAttempt {
+  success: boolean;
+  statusCode: number | null;
+  error: string | null;
+  createdAt: Date;
+}
+
+/** The account's endpoints, newest first, each with the result of its latest attempt (one query for all). */
+export async function listEndpointsWithLatestAttempt(
+  db: Queryable,
+  accountId: string,
+): Promise<(WebhookEndpoint & { latestAttempt: LatestAttempt | null })[]> {
+  const endpoints = await listEndpoints(db, accountId);
+  const latest = await queryRows<{
+    endpoint_id: string;
+    success: boolean;
+    status_code: number | null;
+    error: string | null;
+    created_at: string | Date;
+  }>(
+    db,
+    sql`select distinct on (endpoint_id) endpoint_id, success, status_code, error, created_at
+        from delivery_attempts
+        where endpoint_id in (select id from webhook_endpoints where account_id = ${accountId})
+        order by endpoint_id, created_at desc, id desc`,
+  );
+  const byEndpoint = new Map(latest.map((l) => [l.endpoint_id, l]));
+  return endpoints.map((endpoint) => {
+    const last = byEndpoint.get(endpoint.id);
+    return {
+      ...endpoint,
+      latestAttempt: last
+        ? {
+            success: last.success,
+            statusCode: last.status_code,
+            error: last.error,
+            createdAt: new Date(last.created_at),
+          }
+        : null,
+    };
+  });
 }

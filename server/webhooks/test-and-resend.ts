@@ -2,10 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { deliveries, events, webhookEndpoints } from '../db/schema';
+import { eventTypeOf, type WebhookEvent } from '../domain';
 import { conflict, notFound } from '../errors';
-import type { EventData } from '../events/record-event';
 import { getEndpointOrThrow } from './endpoints';
-import { serializeEnvelope } from './fan-out-event';
+import type { EventData } from './envelope';
+import { newDelivery } from './fan-out-event';
+
+/** Called after a commit that queued deliveries: attempt them now, not at the worker's next tick. */
+export interface DeliveryKick {
+  kick(): void;
+}
 
 /**
  * "Send test event" of the settings app: one delivery of a sample meeting to one active
@@ -13,12 +19,13 @@ import { serializeEnvelope } from './fan-out-event';
  */
 export async function sendTestEvent(
   db: Db,
+  worker: DeliveryKick,
   accountId: string,
   endpointId: string,
 ): Promise<{ deliveryId: string }> {
   const endpoint = await getEndpointOrThrow(db, accountId, endpointId);
   if (!endpoint.active) throw conflict('The endpoint is inactive: re-enable it before sending a test event');
-  const label = (endpoint.events[0] ?? 'meeting.completed') as (typeof deliveries.$inferInsert)['event'];
+  const label: WebhookEvent = endpoint.events[0] ?? 'meeting.completed';
   const now = new Date();
   const data: EventData = {
     id: randomUUID(),
@@ -38,29 +45,21 @@ export async function sendTestEvent(
     ],
     summary: null,
   };
-  const type = label === 'meeting.completed' ? 'meeting.transcribed' : label;
-  return db.transaction(async (tx) => {
-    const eventId = randomUUID();
-    await tx
-      .insert(events)
-      .values({ id: eventId, accountId, meetingId: null, type, data, createdAt: now, fannedOutAt: now });
-    const deliveryId = randomUUID();
-    await tx.insert(deliveries).values({
-      id: deliveryId,
-      endpointId,
-      eventId,
-      event: label,
-      payload: serializeEnvelope(label, now, data),
-      nextAttemptAt: now,
-      createdAt: now,
-    });
-    return { deliveryId };
+  const event = { id: randomUUID(), accountId, type: eventTypeOf(label), data, createdAt: now };
+  const deliveryId = await db.transaction(async (tx) => {
+    await tx.insert(events).values({ ...event, meetingId: null });
+    const delivery = newDelivery(endpointId, event, label);
+    await tx.insert(deliveries).values(delivery);
+    return delivery.id;
   });
+  worker.kick();
+  return { deliveryId };
 }
 
 /** "Resend": the same payload again as a new delivery (new X-Service-Delivery, fresh attempts). */
 export async function resendDelivery(
   db: Db,
+  worker: DeliveryKick,
   accountId: string,
   deliveryId: string,
 ): Promise<{ deliveryId: string }> {
@@ -82,5 +81,6 @@ export async function resendDelivery(
     nextAttemptAt: now,
     createdAt: now,
   });
+  worker.kick();
   return { deliveryId: id };
 }

@@ -2,7 +2,7 @@ import type { Db } from '../db/client';
 import { log } from '../log';
 import type { Services } from '../services';
 import { attemptDelivery, claimDeliveries, type AttemptOutcome } from '../webhooks/dispatch-deliveries';
-import { claimJobs, completeJob, failJob } from './jobs';
+import { claimJobs, completeJob, failJob } from '../jobs/jobs';
 import { runJob } from './run-job';
 
 export interface WorkCounts {
@@ -95,7 +95,11 @@ async function attemptDueDeliveries(
     while (Date.now() < deadline) {
       const [delivery] = await claimDeliveries(db, 1);
       if (!delivery) return;
-      const outcome = await attemptDelivery(db, services.webhooks, delivery).catch((err: unknown) => {
+      const outcome = await attemptDelivery(
+        db,
+        { ...services.webhooks, mailer: services.mailer },
+        delivery,
+      ).catch((err: unknown) => {
         // Recording failed (e.g. the database went away): the lease hands it on later.
         log.error('delivery attempt not recorded', { delivery: delivery.id, err });
         return 'gone' as const;

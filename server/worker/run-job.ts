@@ -1,11 +1,11 @@
-import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { meetings, transcriptSegments } from '../db/schema';
+import { meetings } from '../db/schema';
+import { generateSummary } from '../meetings/generate-summary';
 import type { Summary } from '../notes/summary';
-import { storeSummary } from '../recorder/store-summary';
 import { indexStoredTranscript, indexSummary } from '../search/index-meeting';
 import type { Services } from '../services';
-import type { Job } from './jobs';
+import type { Job } from '../jobs/jobs';
 
 /** Does one job. A job whose meeting is gone has nothing left to do. */
 export async function runJob(db: Db, services: Services, job: Job): Promise<void> {
@@ -36,24 +36,9 @@ export async function runJob(db: Db, services: Services, job: Job): Promise<void
           meeting.summaryText,
         );
       return;
-    case 'summarize': {
+    case 'summarize':
       if (meeting.summary) return; // the recorder sent one meanwhile
-      const segments = await db
-        .select({
-          speaker: transcriptSegments.speaker,
-          content: transcriptSegments.content,
-          startTime: transcriptSegments.startTime,
-        })
-        .from(transcriptSegments)
-        .where(eq(transcriptSegments.meetingId, meeting.id))
-        .orderBy(asc(transcriptSegments.sequence));
-      const summary = await services.summarizer.summarize({
-        title: meeting.title,
-        language: meeting.language,
-        segments,
-      });
-      await storeSummary(db, services, meeting.accountId, meeting.id, { summary, onlyIfMissing: true });
+      await generateSummary(db, services, meeting);
       return;
-    }
   }
 }

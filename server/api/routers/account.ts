@@ -1,13 +1,10 @@
-import { and, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { getAccountOrThrow } from '../../accounts/accounts';
+import { getAccountUsage } from '../../accounts/account-usage';
 import { endAllAuthSessions } from '../../auth/auth-sessions';
 import { signUp } from '../../auth/sign-up';
-import { emails, rateLimitCounters } from '../../db/schema';
-import { accountDayBucket, dailyRequestLimit } from '../../rate-limit/plan-limits';
-import { utcDayWindow } from '../../rate-limit/consume-rate-limit';
 import { accountProcedure, createUiRouter, publicProcedure } from '../trpc';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses.
 const noControlCharacters = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
 
 export const accountRouter = createUiRouter({
@@ -45,25 +42,14 @@ export const accountRouter = createUiRouter({
   })),
 
   get: accountProcedure.query(async ({ ctx }) => {
-    const account = await getAccountOrThrow(ctx.db, ctx.accountId);
-    const today = utcDayWindow(accountDayBucket(account.id), dailyRequestLimit(account), new Date());
-    const [usage] = await ctx.db
-      .select({ count: rateLimitCounters.count })
-      .from(rateLimitCounters)
-      .where(and(eq(rateLimitCounters.bucket, today.bucket), eq(rateLimitCounters.windowStart, today.start)));
-    const sent = await ctx.db
-      .select()
-      .from(emails)
-      .where(eq(emails.accountId, account.id))
-      .orderBy(desc(emails.createdAt))
-      .limit(20);
+    const { account, today, emails } = await getAccountUsage(ctx.db, ctx.accountId);
     return {
       email: account.email,
       name: account.name,
       plan: account.plan,
       earlyAccess: account.earlyAccess,
-      usage: { today: usage?.count ?? 0, limit: today.limit, resetsAt: today.end.toISOString() },
-      emails: sent.map((e) => ({
+      usage: { today: today.count, limit: today.limit, resetsAt: today.resetsAt.toISOString() },
+      emails: emails.map((e) => ({
         id: e.id,
         to: e.to,
         subject: e.subject,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKey } from '../../accounts/accounts';
-import { FORMS } from '../../db/schema';
+import { DEFAULT_FORM, FORM_NAMES } from '../../domain';
 import { accountProcedure, createUiRouter } from '../trpc';
 
 const presentKey = (k: ApiKey) => ({
@@ -21,7 +21,7 @@ export const keysRouter = createUiRouter({
     .input(
       z.object({
         name: z.string().trim().min(1, 'Give the key a name').max(100),
-        form: z.enum(FORMS).default('A'),
+        form: z.enum(FORM_NAMES).default(DEFAULT_FORM),
       }),
     )
     .mutation(async ({ ctx, input }) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLATFORMS } from '../../db/schema';
+import { PLATFORMS } from '../../domain';
 import { deleteNoteOrThrow } from '../../notes/delete-note';
 import { getNoteOrThrow } from '../../notes/get-note';
 import { listNotes } from '../../notes/list-notes';

@@ -1,19 +1,16 @@
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { queryRows } from '../../db/client';
-import { FORMS, WEBHOOK_EVENTS } from '../../db/schema';
+import { DEFAULT_FORM, FORM_NAMES, WEBHOOK_EVENTS } from '../../domain';
+import { FORM_PROFILES } from '../../rest/form-profiles';
 import { decodeCursor, encodeCursor } from '../../http/opaque-cursor';
 import {
-  createEndpoint,
   deleteEndpointOrThrow,
   getEndpointOrThrow,
-  listEndpoints,
   reenableEndpointOrThrow,
   type WebhookEndpoint,
 } from '../../webhooks/endpoints';
-import { listDeliveryAttempts } from '../../webhooks/list-delivery-attempts';
+import { listDeliveryAttempts, listEndpointsWithLatestAttempt } from '../../webhooks/list-delivery-attempts';
+import { registerEndpoint } from '../../webhooks/register-endpoint';
 import { resendDelivery, sendTestEvent } from '../../webhooks/test-and-resend';
-import { checkWebhookUrl } from '../../webhooks/url-guard';
 import { accountProcedure, createUiRouter } from '../trpc';
 
 const presentEndpoint = (e: WebhookEndpoint) => ({
@@ -30,37 +27,19 @@ const idInput = z.object({ id: z.guid() });
 
 export const webhooksRouter = createUiRouter({
   /** Endpoints with the result of each one's latest attempt (one query for all). */
-  list: accountProcedure.query(async ({ ctx }) => {
-    const endpoints = await listEndpoints(ctx.db, ctx.accountId);
-    const latest = await queryRows<{
-      endpoint_id: string;
-      success: boolean;
-      status_code: number | null;
-      error: string | null;
-      created_at: string | Date;
-    }>(
-      ctx.db,
-      sql`select distinct on (endpoint_id) endpoint_id, success, status_code, error, created_at
-          from delivery_attempts
-          where endpoint_id in (select id from webhook_endpoints where account_id = ${ctx.accountId})
-          order by endpoint_id, created_at desc, id desc`,
-    );
-    const byEndpoint = new Map(latest.map((l) => [l.endpoint_id, l]));
-    return endpoints.map((e) => {
-      const last = byEndpoint.get(e.id);
-      return {
-        ...presentEndpoint(e),
-        lastDelivery: last
-          ? {
-              success: last.success,
-              statusCode: last.status_code,
-              error: last.error,
-              at: new Date(last.created_at).toISOString(),
-            }
-          : null,
-      };
-    });
-  }),
+  list: accountProcedure.query(async ({ ctx }) =>
+    (await listEndpointsWithLatestAttempt(ctx.db, ctx.accountId)).map((e) => ({
+      ...presentEndpoint(e),
+      lastDelivery: e.latestAttempt
+        ? {
+            success: e.latestAttempt.success,
+            statusCode: e.latestAttempt.statusCode,
+            error: e.latestAttempt.error,
+            at: e.latestAttempt.createdAt.toISOString(),
+          }
+        : null,
+    })),
+  ),
 
   get: accountProcedure
     .input(idInput)
@@ -74,20 +53,12 @@ export const webhooksRouter = createUiRouter({
       z.object({
         url: z.string().trim().min(1, 'Enter the endpoint URL'),
         events: z.array(z.enum(WEBHOOK_EVENTS)).min(1, 'Choose at least one event'),
-        form: z.enum(FORMS).default('A'),
+        form: z.enum(FORM_NAMES).default(DEFAULT_FORM),
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const { url } = await checkWebhookUrl(input.url, {
-        allowPrivate: ctx.services.webhooks.allowPrivateUrls,
-        ...(ctx.services.webhooks.resolve && { resolve: ctx.services.webhooks.resolve }),
-      });
-      const endpoint = await createEndpoint(ctx.db, {
-        accountId: ctx.accountId,
-        url: url.toString(),
-        events: [...new Set(input.events)],
-        form: input.form,
-      });
+      const registration = { url: input.url, events: input.events, form: FORM_PROFILES[input.form] };
+      const endpoint = await registerEndpoint(ctx.db, ctx.services.webhooks, ctx.accountId, registration);
       return { endpoint: presentEndpoint(endpoint), secret: endpoint.secret };
     }),
 
@@ -103,17 +74,13 @@ export const webhooksRouter = createUiRouter({
       presentEndpoint(await reenableEndpointOrThrow(ctx.db, ctx.accountId, input.id)),
     ),
 
-  sendTest: accountProcedure.input(idInput).mutation(async ({ ctx, input }) => {
-    const result = await sendTestEvent(ctx.db, ctx.accountId, input.id);
-    ctx.services.kick();
-    return result;
-  }),
+  sendTest: accountProcedure
+    .input(idInput)
+    .mutation(({ ctx, input }) => sendTestEvent(ctx.db, ctx.services, ctx.accountId, input.id)),
 
-  resend: accountProcedure.input(z.object({ deliveryId: z.guid() })).mutation(async ({ ctx, input }) => {
-    const result = await resendDelivery(ctx.db, ctx.accountId, input.deliveryId);
-    ctx.services.kick();
-    return result;
-  }),
+  resend: accountProcedure
+    .input(z.object({ deliveryId: z.guid() }))
+    .mutation(({ ctx, input }) => resendDelivery(ctx.db, ctx.services, ctx.accountId, input.deliveryId)),
 
   /** The delivery log: every attempt, newest first, optionally only failed or succeeded ones. */
   deliveries: accountProcedure

@@ -1,0 +1,2 @@
+DROP INDEX "events_pending_idx";--> statement-breakpoint
+ALTER TABLE "events" DROP COLUMN "fanned_out_at";
