@@ -1,6 +1,7 @@
 import { type NextRequest, NextResponse } from 'next/server';
 import { isNextDev } from '@/server/env';
-import { hasMalformedPathEncoding, malformedPathResponse } from '@/server/rest/malformed-path-response';
+import { hasMalformedPathEncoding } from '@/server/http/malformed-path';
+import { malformedPathResponse } from '@/server/rest/malformed-path-response';
 import { cameOverHttps, contentSecurityPolicy, createNonce } from '@/server/http/security-headers';
 
 // Next's proxy (the successor of middleware). It does two things Next's router cannot:

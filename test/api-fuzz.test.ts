@@ -6,7 +6,7 @@ import { ERROR_CODES } from '../server/errors';
 import { FORM_A_STATUS } from '../server/rest/form-a/errors';
 import { FORM_B_STATUS } from '../server/rest/form-b/errors';
 import { parseEnv } from '../server/env';
-import { hasMalformedPathEncoding } from '../server/rest/malformed-path-response';
+import { hasMalformedPathEncoding } from '../server/http/malformed-path';
 import { createServices } from '../server/services';
 import { startTestApp, type TestApp } from './test-app';
 
@@ -69,7 +69,7 @@ beforeAll(async () => {
   credentials.push(
     { header: `Bearer ${revoked.plaintext}`, form: null },
     { header: undefined, form: null },
-    { header: 'Bearer mnk_' + 'x'.repeat(40), form: null },
+    { header: `Bearer mnk_${'x'.repeat(40)}`, form: null },
     { header: 'Basic dXNlcjpwYXNz', form: null },
     { header: '', form: null },
     { header: `Bearer ${a.key} extra`, form: null },

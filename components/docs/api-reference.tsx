@@ -5,6 +5,7 @@ import { useSearchParams } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../ui/button';
 import { ErrorMessage, Loading } from '../ui/card';
+import { DEFAULT_FORM, parseFormName } from '@/server/domain';
 import { FormSwitch, type ApiForm } from './form-switch';
 
 // Swagger UI's UMD bundle, served by app/docs/swagger/[file]/route.ts from swagger-ui-dist and
@@ -63,7 +64,7 @@ function loadSwaggerUi(): Promise<SwaggerUiBundle> {
 }
 
 const specUrl = (form: ApiForm) => `/api/openapi.json?form=${form}`;
-const parseForm = (value: string | null): ApiForm => (value?.toUpperCase() === 'B' ? 'B' : 'A');
+const parseForm = (value: string | null): ApiForm => (value && parseFormName(value)) || DEFAULT_FORM;
 
 export function ApiReference() {
   const searchParams = useSearchParams();
@@ -71,13 +72,16 @@ export function ApiReference() {
   const [status, setStatus] = useState<{ state: 'loading' | 'ready' } | { state: 'error'; error: Error }>({
     state: 'loading',
   });
-  const [attempt, setAttempt] = useState(0);
-  const container = useRef<HTMLDivElement>(null);
+  const container = useRef<HTMLElement>(null);
   const ui = useRef<SwaggerUi | null>(null);
   // Read by the request interceptor and by the first render of Swagger UI, both outside React.
   const formRef = useRef(form);
+  // Loads and mounts Swagger UI whenever the status turns to loading: on the first render and
+  // after "Try again".
+  const loading = status.state === 'loading';
 
   useEffect(() => {
+    if (!loading) return;
     let cancelled = false;
     loadSwaggerUi().then(
       (SwaggerUIBundle) => {
@@ -110,7 +114,7 @@ export function ApiReference() {
     return () => {
       cancelled = true;
     };
-  }, [attempt]);
+  }, [loading]);
 
   function switchForm(next: ApiForm) {
     if (next === formRef.current) return;
@@ -166,23 +170,16 @@ export function ApiReference() {
       {status.state === 'error' ? (
         <div className="space-y-3">
           <ErrorMessage error={status.error} />
-          <Button
-            variant="secondary"
-            onClick={() => {
-              setStatus({ state: 'loading' });
-              setAttempt((n) => n + 1);
-            }}
-          >
+          <Button variant="secondary" onClick={() => setStatus({ state: 'loading' })}>
             Try again
           </Button>
         </div>
       ) : null}
-      <div
+      <section
         ref={container}
         data-testid="api-reference"
         data-form={form}
         aria-label={`OpenAPI reference, Form ${form}`}
-        role="region"
         className="min-h-24 overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200"
       />
     </div>

@@ -1,19 +1,18 @@
 'use client';
 
-export type ApiForm = 'A' | 'B';
+import type { FormName } from '@/server/domain';
+import { formProfileList } from '@/server/rest/form-profiles';
 
-const OPTIONS: { form: ApiForm; label: string; hint: string }[] = [
-  { form: 'A', label: 'Form A', hint: '{error:{code,message}}, daily limits' },
-  { form: 'B', label: 'Form B', hint: '{error}, 100 requests/min' },
-];
+export type ApiForm = FormName;
+
+const OPTIONS = formProfileList().map((p) => ({ form: p.name, label: p.about.label, hint: p.about.summary }));
 
 /** A two-way segmented control: which form's OpenAPI document is on screen. */
 export function FormSwitch({ value, onChange }: { value: ApiForm; onChange(form: ApiForm): void }) {
   return (
-    <div
-      role="group"
+    <fieldset
       aria-label="API form"
-      className="inline-flex w-full max-w-md rounded-lg bg-zinc-100 p-1 ring-1 ring-inset ring-zinc-200 sm:w-auto"
+      className="inline-flex w-full min-w-0 max-w-md rounded-lg bg-zinc-100 p-1 ring-1 ring-inset ring-zinc-200 sm:w-auto"
     >
       {OPTIONS.map((option) => {
         const selected = option.form === value;
@@ -35,6 +34,6 @@ export function FormSwitch({ value, onChange }: { value: ApiForm; onChange(form:
           </button>
         );
       })}
-    </div>
+    </fieldset>
   );
 }

@@ -6,8 +6,9 @@ import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Card, ErrorMessage } from '../ui/card';
 import { SelectField, TextField } from '../ui/field';
-
-type Form = 'A' | 'B';
+import type { FormName } from '@/server/domain';
+import { formProfileList } from '@/server/rest/form-profiles';
+import { DEFAULT_FORM, parseFormName } from '@/server/domain';
 
 /** Creates a key and hands its plaintext up once; the form clears for the next one. */
 export function CreateKeyForm({ onCreated }: { onCreated(plaintext: string, name: string): void }) {
@@ -15,13 +16,13 @@ export function CreateKeyForm({ onCreated }: { onCreated(plaintext: string, name
   const queryClient = useQueryClient();
   const hintId = useId();
   const [name, setName] = useState('');
-  const [form, setForm] = useState<Form>('A');
+  const [form, setForm] = useState<FormName>(DEFAULT_FORM);
   const create = useMutation(
     trpc.keys.create.mutationOptions({
       onSuccess: async ({ key, plaintext }) => {
         onCreated(plaintext, key.name);
         setName('');
-        setForm('A');
+        setForm(DEFAULT_FORM);
         await queryClient.invalidateQueries({ queryKey: trpc.keys.list.queryKey() });
       },
     }),
@@ -56,11 +57,14 @@ export function CreateKeyForm({ onCreated }: { onCreated(plaintext: string, name
             label="Form"
             name="form"
             value={form}
-            onChange={(e) => setForm(e.target.value as Form)}
+            onChange={(e) => setForm(parseFormName(e.target.value) ?? DEFAULT_FORM)}
             aria-describedby={hintId}
           >
-            <option value="A">A: {'{error:{code,message}}'}, daily limits</option>
-            <option value="B">B: {'{error}'}, 100 requests/min</option>
+            {formProfileList().map((profile) => (
+              <option key={profile.name} value={profile.name}>
+                {profile.name}: {profile.about.summary}
+              </option>
+            ))}
           </SelectField>
           <p id={hintId} className="text-xs text-zinc-500">
             The key’s default shape of responses, errors and limits. A request can pick the other one with the

@@ -8,7 +8,7 @@ import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Badge, EmptyState, ErrorMessage, Loading } from '../ui/card';
 import { ConfirmDialog } from '../ui/confirm-dialog';
-import { RelativeTime } from './relative-time';
+import { RelativeTime } from '../ui/relative-time';
 
 type ApiKey = inferRouterOutputs<AppRouter>['keys']['list'][number];
 
@@ -97,7 +97,7 @@ export function KeyList() {
                   </code>
                 </Cell>
                 <Cell label="Form">
-                  <Badge color={key.form === 'A' ? 'indigo' : 'zinc'}>Form {key.form}</Badge>
+                  <Badge>Form {key.form}</Badge>
                 </Cell>
                 <Cell label="Created">
                   <RelativeTime iso={key.createdAt} />

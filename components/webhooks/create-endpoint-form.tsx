@@ -9,9 +9,10 @@ import { Button } from '../ui/button';
 import { Card, ErrorMessage } from '../ui/card';
 import { ShownOnce } from '../ui/copy-button';
 import { SelectField, TextField } from '../ui/field';
+import type { FormName } from '@/server/domain';
+import { formProfileList } from '@/server/rest/form-profiles';
+import { DEFAULT_FORM, parseFormName } from '@/server/domain';
 import { EVENT_OPTIONS, type WebhookEventName } from './webhook-shared';
-
-type SecretForm = 'A' | 'B';
 
 /** Server messages about the URL (SPEC 4.5 validation) belong under the URL field. */
 const isUrlMessage = (message: string) => /^url\b|endpoint url/i.test(message);
@@ -23,7 +24,7 @@ export function CreateEndpointForm() {
   const formId = useId();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookEventName[]>(['meeting.completed']);
-  const [secretForm, setSecretForm] = useState<SecretForm>('A');
+  const [secretForm, setSecretForm] = useState<FormName>(DEFAULT_FORM);
   const [eventsError, setEventsError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ id: string; url: string; secret: string } | null>(null);
 
@@ -33,7 +34,7 @@ export function CreateEndpointForm() {
         setCreated({ id: endpoint.id, url: endpoint.url, secret });
         setUrl('');
         setEvents(['meeting.completed']);
-        setSecretForm('A');
+        setSecretForm(DEFAULT_FORM);
         await queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() });
       },
     }),
@@ -160,14 +161,19 @@ export function CreateEndpointForm() {
             label="Secret format"
             name="form"
             value={secretForm}
-            onChange={(e) => setSecretForm(e.target.value === 'B' ? 'B' : 'A')}
+            onChange={(e) => setSecretForm(parseFormName(e.target.value) ?? DEFAULT_FORM)}
             aria-describedby={`${formId}-form-hint`}
           >
-            <option value="A">A</option>
-            <option value="B">B</option>
+            {formProfileList().map((profile) => (
+              <option key={profile.name} value={profile.name}>
+                {profile.name}
+              </option>
+            ))}
           </SelectField>
           <p id={`${formId}-form-hint`} className="mt-1 text-xs text-zinc-500">
-            A: whsec_… (Stripe-compatible), B: 64 hex characters
+            {formProfileList()
+              .map((profile) => `${profile.name}: ${profile.about.secretFormat}`)
+              .join('; ')}
           </p>
         </div>
 

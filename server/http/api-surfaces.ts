@@ -3,6 +3,7 @@
 // malformed-path-response.ts).
 
 import type { Database } from '../db/client';
+import type { FormName } from '../domain';
 import type { Services } from '../services';
 
 /** What the JSON API handlers (/v1 and the recorder's) are built from. */
@@ -14,6 +15,8 @@ export interface ApiHandlerDeps {
 
 export const V1_PREFIX = '/v1';
 export const RECORDER_PREFIX = '/api/recorder';
+/** D16: the recorder's API writes its errors as Form A does. */
+export const RECORDER_FORM = 'A' satisfies FormName;
 
 /** Issue 8: API answers are per key and per moment: no browser or proxy may keep a copy. */
 export const API_RESPONSE_HEADERS = { 'Cache-Control': 'no-store' } as const;

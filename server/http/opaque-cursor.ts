@@ -13,9 +13,10 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } | 
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) return null;
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const match = /^(\d{1,15}):(.+)$/.exec(text);
-  if (!match || !UUID.test(match[2]!)) return null;
-  const createdAt = new Date(Number(match[1]));
+  const [, ms, id] = match ?? [];
+  if (ms === undefined || id === undefined || !UUID.test(id)) return null;
+  const createdAt = new Date(Number(ms));
   // Issue 8: a forged position past year 9999 would reach the database as a 6-digit year.
   if (!inTimestampRange(createdAt.getTime())) return null;
-  return { createdAt, id: match[2]!.toLowerCase() };
+  return { createdAt, id: id.toLowerCase() };
 }

@@ -1,11 +1,29 @@
-import { TRPCError } from '@trpc/server';
+import type { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler, type OpenApiRouter } from 'trpc-to-openapi';
 import { AppError } from '../errors';
 import type { RestMeta } from './openapi-trpc';
 
 export type DispatchResult = { response: Response } | { error: unknown };
 
-type ProcedureRecord = Record<string, { _def: { meta?: Partial<RestMeta>; inputs?: unknown[] } }>;
+type ProcedureRecord = Record<
+  string,
+  { _def: { meta?: Partial<RestMeta> & { openapi?: { method: string; path: string } }; inputs?: unknown[] } }
+>;
+
+/** The routes the router offers, as (method, path pattern) pairs; `{id}` matches one segment. */
+function offeredRoutes(procedures: ProcedureRecord): { method: string; path: RegExp }[] {
+  return Object.values(procedures).flatMap((procedure) => {
+    const openapi = procedure._def.meta?.openapi;
+    if (!openapi) return [];
+    const pattern = openapi.path
+      .split('/')
+      .map((segment) =>
+        /^\{[^}]+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('/');
+    return [{ method: openapi.method.toUpperCase(), path: new RegExp(`^${pattern}/?$`) }];
+  });
+}
 
 /** Names of every top-level input field of the router's procedures (transform pipes unwrapped). */
 function inputFieldNames(procedures: ProcedureRecord): Set<string> {
@@ -51,6 +69,17 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
   const errors = new WeakMap<object, unknown>();
   const procedures = router._def.procedures as unknown as ProcedureRecord;
   const knownParams = inputFieldNames(procedures);
+  const routes = offeredRoutes(procedures);
+
+  /**
+   * D2: whether some procedure answers this method and path. Asked before the body is read, so a
+   * route the form does not offer is a 404 whatever its body (not a 400 about the body).
+   */
+  function offers(request: Request): boolean {
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const path = new URL(request.url).pathname.slice(prefix.length) || '/';
+    return routes.some((route) => route.method === method && route.path.test(path));
+  }
 
   const handle = createOpenApiNodeHttpHandler({
     router,
@@ -64,7 +93,7 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
     },
   } as never) as unknown as (req: unknown, res: unknown) => Promise<void>;
 
-  return async function dispatch(request: Request, ctx: TContext, body: unknown): Promise<DispatchResult> {
+  async function dispatch(request: Request, ctx: TContext, body: unknown): Promise<DispatchResult> {
     const url = new URL(request.url);
     // D2: a parameter given twice is malformed (unknown ones are ignored, however often they come).
     for (const name of new Set(url.searchParams.keys())) {
@@ -110,5 +139,7 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
     });
     const error = errors.get(req);
     return error === undefined ? { response } : { error };
-  };
+  }
+
+  return Object.assign(dispatch, { offers });
 }

@@ -13,6 +13,16 @@ export interface RestContext {
   requestId: string;
 }
 
+/** The context of a request whose key (principal) the facade has authenticated. */
+export function restContext(
+  db: Db,
+  services: Services,
+  principal: { account: { id: string }; key: { id: string } },
+  requestId: string,
+): RestContext {
+  return { db, services, accountId: principal.account.id, keyId: principal.key.id, requestId };
+}
+
 export type RestMeta = {
   /** The success status (default 200) and the error codes this operation can answer with. */
   rest?: { status?: 200 | 201 | 204; errors: ErrorCode[] };

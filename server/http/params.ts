@@ -53,7 +53,9 @@ export function refuseUnstorableText(
       });
     }
   } else if (Array.isArray(value)) {
-    value.forEach((item, i) => refuseUnstorableText(item, ctx, [...path, i]));
+    value.forEach((item, i) => {
+      refuseUnstorableText(item, ctx, [...path, i]);
+    });
   } else if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) refuseUnstorableText(item, ctx, [...path, key]);
   }

@@ -18,7 +18,7 @@ function issueStatus(issue: z.core.$ZodIssue): 400 | 422 {
   return MALFORMED_CODES.has(issue.code) ? 400 : 422;
 }
 
-function describe(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: z.core.$ZodIssue): string {
   const name = issue.path.join('.');
   if (!name) return issue.message;
   return issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
@@ -30,7 +30,7 @@ function describe(issue: z.core.$ZodIssue): string {
  */
 export function appErrorFromZodIssues(issues: readonly z.core.$ZodIssue[]): AppError {
   const malformed = issues.find((i) => issueStatus(i) === 400);
-  if (malformed) return new AppError('invalid_request', describe(malformed));
+  if (malformed) return new AppError('invalid_request', describeIssue(malformed));
   const first = issues[0];
-  return new AppError('validation_error', first ? describe(first) : 'Invalid request');
+  return new AppError('validation_error', first ? describeIssue(first) : 'Invalid request');
 }

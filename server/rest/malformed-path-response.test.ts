@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hasMalformedPathEncoding, malformedPathResponse } from './malformed-path-response';
+import { hasMalformedPathEncoding } from '../http/malformed-path';
+import { malformedPathResponse } from './malformed-path-response';
 
 // Issue 8 (f): what Next's proxy answers for an API path whose percent-encoding does not decode
 // (Next itself would fail decoding the route's parameters with a bare plain-text 500).

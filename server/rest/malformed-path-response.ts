@@ -1,36 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { FormName } from '../db/schema';
-import { AppError } from '../errors';
-import { presentErrorA } from './form-a/errors';
-import { presentErrorB } from './form-b/errors';
+import { DEFAULT_FORM, type FormName } from '../domain';
+import { hasMalformedPathEncoding, malformedPathError } from '../http/malformed-path';
+import { FORM_PROFILES } from './form-profiles';
 import { formFromHeader } from './form-header';
-import { API_RESPONSE_HEADERS, RECORDER_PREFIX, V1_PREFIX } from '../http/api-surfaces';
+import { API_RESPONSE_HEADERS, RECORDER_FORM, RECORDER_PREFIX, V1_PREFIX } from '../http/api-surfaces';
 
-/** True when some segment of the path is not valid percent-encoded UTF-8 (e.g. `/v1/notes/%FF`). */
-export function hasMalformedPathEncoding(pathname: string): boolean {
-  for (const segment of pathname.split('/')) {
-    if (!segment.includes('%')) continue;
-    try {
-      decodeURIComponent(segment);
-    } catch {
-      return true;
-    }
-  }
-  return false;
-}
-
-export const malformedPathError = () =>
-  new AppError('invalid_request', 'The request path is not valid percent-encoded UTF-8');
-
-// Each form's error format, checked by the compiler: a form added to FormName must be added here.
-const PRESENT_ERROR: Record<FormName, typeof presentErrorA> = { A: presentErrorA, B: presentErrorB };
-
-/** D1 as the /v1 facade reads it, before the key: the header's form, else (or if it is invalid) A. */
+/** D1 as the /v1 facade reads it, before the key: the header's form, else (or if it is invalid) the default. */
 function formBeforeKey(request: Request): FormName {
   try {
-    return formFromHeader(request) ?? 'A';
+    return formFromHeader(request) ?? DEFAULT_FORM;
   } catch {
-    return 'A';
+    return DEFAULT_FORM;
   }
 }
 
@@ -49,6 +29,7 @@ export function malformedPathResponse(request: Request): Response | null {
   const v1 = underPrefix(pathname, V1_PREFIX);
   if (!v1 && !underPrefix(pathname, RECORDER_PREFIX)) return null;
   if (!hasMalformedPathEncoding(pathname)) return null;
-  const { status, body } = PRESENT_ERROR[v1 ? formBeforeKey(request) : 'A'](malformedPathError());
+  const form = FORM_PROFILES[v1 ? formBeforeKey(request) : RECORDER_FORM];
+  const { status, body } = form.presentError(malformedPathError());
   return Response.json(body, { status, headers: { ...API_RESPONSE_HEADERS, 'X-Request-Id': randomUUID() } });
 }

@@ -1,20 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { authenticateApiKey, bearerToken } from '../accounts/authenticate-api-key';
-import type { FormName } from '../db/schema';
 import { AppError } from '../errors';
 import { API_RESPONSE_HEADERS, type ApiHandlerDeps, V1_PREFIX } from '../http/api-surfaces';
-import { hasMalformedPathEncoding, malformedPathError } from './malformed-path-response';
+import { hasMalformedPathEncoding, malformedPathError } from '../http/malformed-path';
 import { consumeRateLimits, rateLimitHeaders } from '../rate-limit/consume-rate-limit';
-import { formA } from './form-a';
-import { formB } from './form-b';
+import { DEFAULT_FORM } from '../domain';
+import { FORMS, mapForms } from './forms';
 import { formFromHeader } from './form-header';
 import { createOpenApiDispatcher } from '../http/openapi-dispatch';
 import { readJsonBody } from '../http/read-json-body';
-import type { RestForm } from './rest-form';
-import { toAppError } from '../http/to-app-error';
-import type { RestContext } from '../http/openapi-trpc';
+import { errorHeaders, noSuchEndpoint, toAppError } from '../http/to-app-error';
+import { type RestContext, restContext } from '../http/openapi-trpc';
 
-export const FORMS: Record<FormName, RestForm> = { A: formA, B: formB };
 // Issue 8: the largest /v1 body is a webhook registration (a URL of at most 2048 characters).
 export const V1_MAX_BODY_BYTES = 64 * 1024;
 
@@ -26,16 +23,13 @@ export type V1HandlerDeps = ApiHandlerDeps;
  * that form's format (SPEC 7, D2).
  */
 export function createV1Handler(deps: V1HandlerDeps) {
-  const dispatchers = {
-    A: createOpenApiDispatcher<RestContext>(formA.router, V1_PREFIX),
-    B: createOpenApiDispatcher<RestContext>(formB.router, V1_PREFIX),
-  };
+  const dispatchers = mapForms((form) => createOpenApiDispatcher<RestContext>(form.router, V1_PREFIX));
   const now = deps.now ?? (() => new Date());
 
   return async function handleV1(request: Request): Promise<Response> {
     const requestId = randomUUID();
     const headers = new Headers({ 'X-Request-Id': requestId, ...API_RESPONSE_HEADERS });
-    let form = formA;
+    let form = FORMS[DEFAULT_FORM];
     let response: Response;
     try {
       const headerForm = formFromHeader(request);
@@ -62,22 +56,21 @@ export function createV1Handler(deps: V1HandlerDeps) {
         throw new AppError('forbidden', 'API access is limited to early-access accounts');
       }
 
+      const dispatch = dispatchers[formName];
+      if (!dispatch.offers(request)) throw noSuchEndpoint(request);
       const body = await readJsonBody(request, V1_MAX_BODY_BYTES);
-      const ctx: RestContext = {
-        db,
-        services: deps.services,
-        accountId: principal.account.id,
-        keyId: principal.key.id,
-        requestId,
-      };
-      const result = await dispatchers[formName](request, ctx, body);
+      const ctx = restContext(db, deps.services, principal, requestId);
+      const result = await dispatch(request, ctx, body);
       if ('error' in result) throw result.error;
       response = result.response;
     } catch (err) {
-      const { status, body } = form.presentError(
-        toAppError(err, { requestId, method: request.method, path: new URL(request.url).pathname }),
-      );
-      response = Response.json(body, { status });
+      const appError = toAppError(err, {
+        requestId,
+        method: request.method,
+        path: new URL(request.url).pathname,
+      });
+      const { status, body } = form.presentError(appError);
+      response = Response.json(body, { status, headers: errorHeaders(appError) });
     }
     for (const [k, v] of headers) response.headers.set(k, v);
     return response;

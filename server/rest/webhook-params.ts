@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENTS, type WebhookEvent } from '../db/schema';
+import { WEBHOOK_EVENTS, type WebhookEvent } from '../domain';
 import { enumParam, requiredText } from '../http/params';
 import type { CreateEndpointInput } from './procedures/webhooks';
 

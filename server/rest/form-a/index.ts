@@ -7,7 +7,7 @@ import type { RateLimitWindow } from '../../rate-limit/consume-rate-limit';
 import { deleteNoteProcedure, getNoteProcedure, listNotesProcedure } from '../procedures/notes';
 import type { RestForm } from '../rest-form';
 import { router } from '../../http/openapi-trpc';
-import { presentErrorA } from './errors';
+import { profileA } from './profile';
 import { searchPassages } from '../../search/search-passages';
 import { searchNotesProcedure } from '../procedures/search';
 import {
@@ -80,8 +80,7 @@ function rateLimitWindows(principal: ApiPrincipal, now: Date): RateLimitWindow[]
 }
 
 export const formA: RestForm = {
-  name: 'A',
+  ...profileA,
   router: formARouter,
-  presentError: presentErrorA,
   rateLimitWindows,
 };

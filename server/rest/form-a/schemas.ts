@@ -1,7 +1,14 @@
 import { z } from 'zod';
-import { PLATFORMS } from '../../db/schema';
+import { PLATFORMS } from '../../domain';
 import type { ListNotesQuery } from '../../notes/list-notes';
-import { createdRange, dateTimeParam, enumParam, limitParam, MALFORMED, requiredText } from '../../http/params';
+import {
+  createdRange,
+  dateTimeParam,
+  enumParam,
+  limitParam,
+  MALFORMED,
+  requiredText,
+} from '../../http/params';
 import type { SearchQuery } from '../procedures/search';
 import { EndpointEvents } from '../webhook-params';
 import { decodeCursor } from '../../http/opaque-cursor';

@@ -7,7 +7,7 @@ import type { RateLimitWindow } from '../../rate-limit/consume-rate-limit';
 import { getNoteProcedure, listNotesProcedure } from '../procedures/notes';
 import type { RestForm } from '../rest-form';
 import { router } from '../../http/openapi-trpc';
-import { presentErrorB } from './errors';
+import { profileB } from './profile';
 import { searchSummaries } from '../../search/search-summaries';
 import { searchNotesProcedure } from '../procedures/search';
 import {
@@ -93,8 +93,7 @@ function rateLimitWindows(principal: ApiPrincipal, now: Date): RateLimitWindow[]
 }
 
 export const formB: RestForm = {
-  name: 'B',
+  ...profileB,
   router: formBRouter,
-  presentError: presentErrorB,
   rateLimitWindows,
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Platform } from '../../db/schema';
+import type { Platform } from '../../domain';
 import type { ListNotesQuery } from '../../notes/list-notes';
 import { SummarySchema } from '../../notes/summary';
 import {

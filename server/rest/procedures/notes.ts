@@ -10,7 +10,7 @@ import { restProcedure } from '../../http/openapi-trpc';
 // each form passes its schemas and presenters.
 
 export interface NotesForm<TList, TNote> {
-  listNotesInput: z.ZodType<ListNotesQuery, any>;
+  listNotesInput: z.ZodType<ListNotesQuery>;
   noteList: z.ZodType<TList>;
   note: z.ZodType<TNote>;
   presentNoteList(page: NotePage): TList;

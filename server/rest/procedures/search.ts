@@ -12,7 +12,7 @@ export interface SearchQuery {
 }
 
 export interface SearchForm<TResults> {
-  searchNotesInput: z.ZodType<SearchQuery, any>;
+  searchNotesInput: z.ZodType<SearchQuery>;
   searchResults: z.ZodType<TResults>;
   searchNotes(db: Db, services: Services, accountId: string, query: SearchQuery): Promise<TResults>;
 }

@@ -1,15 +1,11 @@
 import { z } from 'zod';
-import {
-  createEndpoint,
-  deleteEndpointOrThrow,
-  listEndpoints,
-  type WebhookEndpoint,
-} from '../../webhooks/endpoints';
+import { deleteEndpointOrThrow, listEndpoints, type WebhookEndpoint } from '../../webhooks/endpoints';
 import { listDeliveryAttempts, type DeliveryAttemptRecord } from '../../webhooks/list-delivery-attempts';
-import { checkWebhookUrl } from '../../webhooks/url-guard';
-import type { FormName, WebhookEvent } from '../../db/schema';
+import { registerEndpoint } from '../../webhooks/register-endpoint';
+import type { FormName, WebhookEvent } from '../../domain';
 import { uuidPathParam } from '../../http/params';
 import { restProcedure } from '../../http/openapi-trpc';
+import { FORM_PROFILES } from '../form-profiles';
 
 // POST/GET /v1/webhooks, DELETE /v1/webhooks/{id}, GET /v1/webhooks/{id}/deliveries: one
 // implementation for both forms; each form passes its schemas and presenters.
@@ -21,7 +17,7 @@ export interface CreateEndpointInput {
 
 export interface WebhooksForm<TCreated, TList, TDeleted> {
   name: FormName;
-  createEndpointInput: z.ZodType<CreateEndpointInput, any>;
+  createEndpointInput: z.ZodType<CreateEndpointInput>;
   createdEndpoint: z.ZodType<TCreated>;
   endpointList: z.ZodType<TList>;
   deletedEndpoint: z.ZodType<TDeleted>;
@@ -46,17 +42,8 @@ export const createEndpointProcedure = <C, L, D>(form: WebhooksForm<C, L, D>) =>
     .input(form.createEndpointInput)
     .output(form.createdEndpoint)
     .mutation(async ({ ctx, input }) => {
-      // D12: https only, and every address the name resolves to must be public.
-      const { url } = await checkWebhookUrl(input.url, {
-        allowPrivate: ctx.services.webhooks.allowPrivateUrls,
-        ...(ctx.services.webhooks.resolve && { resolve: ctx.services.webhooks.resolve }),
-      });
-      const endpoint = await createEndpoint(ctx.db, {
-        accountId: ctx.accountId,
-        url: url.toString(),
-        events: input.events,
-        form: form.name,
-      });
+      const registration = { ...input, form: FORM_PROFILES[form.name] };
+      const endpoint = await registerEndpoint(ctx.db, ctx.services.webhooks, ctx.accountId, registration);
       return form.presentCreatedEndpoint(endpoint);
     });
 
@@ -96,7 +83,7 @@ export const deleteEndpointProcedure = <C, L, D>(form: WebhooksForm<C, L, D>) =>
     });
 
 export interface DeliveriesForm<TPage> {
-  listDeliveriesInput: z.ZodType<{ id: string; limit: number; after?: { createdAt: Date; id: string } }, any>;
+  listDeliveriesInput: z.ZodType<{ id: string; limit: number; after?: { createdAt: Date; id: string } }>;
   deliveryPage: z.ZodType<TPage>;
   presentDeliveryPage(page: { attempts: DeliveryAttemptRecord[]; hasMore: boolean }): TPage;
 }

@@ -1,0 +1,40 @@
+// The service's vocabulary: the names the database stores and every layer speaks (plans, API forms,
+// meeting platforms, event types). A leaf module: it imports nothing, so any layer, and the browser, may use it.
+
+export const PLANS = ['free', 'pro', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+export const FORM_NAMES = ['A', 'B'] as const;
+export type FormName = (typeof FORM_NAMES)[number];
+/** D1: the form of a key created without one, and of an answer given before a key names one. */
+export const DEFAULT_FORM: FormName = 'A';
+/** A form's name as a header, query or flag gives it (any case, spaces around), or undefined. */
+export function parseFormName(raw: string): FormName | undefined {
+  const value = raw.trim().toUpperCase();
+  return (FORM_NAMES as readonly string[]).includes(value) ? (value as FormName) : undefined;
+}
+export const PLATFORMS = ['meet', 'zoom', 'teams', 'phone', 'microphone'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/** Events recorded for a meeting (the events table). */
+export const EVENT_TYPES = ['meeting.started', 'meeting.transcribed', 'summary.ready'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** SPEC 6.1, D9: names an endpoint can subscribe to that stand for another event type. */
+export const EVENT_ALIASES = { 'meeting.completed': 'meeting.transcribed' } as const satisfies Record<
+  string,
+  EventType
+>;
+export type EventAlias = keyof typeof EVENT_ALIASES;
+
+/** Events a webhook endpoint can subscribe to (SPEC 6.1): every event type and alias, in the order a meeting produces them. */
+export const WEBHOOK_EVENTS = [
+  'meeting.started',
+  'meeting.transcribed',
+  'meeting.completed',
+  'summary.ready',
+] as const satisfies readonly (EventType | EventAlias)[];
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** The event type a subscription name stands for. */
+export const eventTypeOf = (name: WebhookEvent): EventType =>
+  name in EVENT_ALIASES ? EVENT_ALIASES[name as EventAlias] : (name as EventType);

@@ -1,0 +1,30 @@
+import { ERROR_CODES } from '../../errors';
+import { type FormProfile, randomBytes } from '../form-profile';
+import { FORM_A_STATUS, presentErrorA } from './errors';
+
+export const profileA: FormProfile = {
+  name: 'A',
+  about: {
+    label: 'Form A',
+    summary: '{error:{code,message}}, daily limits',
+    secretFormat: 'whsec_ followed by 32 random bytes in base64',
+  },
+  errorStatus: FORM_A_STATUS,
+  presentError: presentErrorA,
+  errorSchema: {
+    type: 'object',
+    required: ['error'],
+    additionalProperties: false,
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        additionalProperties: false,
+        properties: { code: { type: 'string', enum: [...ERROR_CODES] }, message: { type: 'string' } },
+      },
+    },
+  },
+  openApiDescription: 'Form A of the /v1 API: opaque cursors, {"error":{"code","message"}} errors.',
+  // D12: `whsec_` + 32 random bytes in base64.
+  newWebhookSecret: () => `whsec_${btoa(String.fromCharCode(...randomBytes(32)))}`,
+};

@@ -1,0 +1,23 @@
+import { type FormProfile, randomBytes } from '../form-profile';
+import { FORM_B_STATUS, presentErrorB } from './errors';
+
+export const profileB: FormProfile = {
+  name: 'B',
+  about: {
+    label: 'Form B',
+    summary: '{error}, 100 requests/min',
+    secretFormat: '64 lowercase hex characters (32 random bytes)',
+  },
+  errorStatus: FORM_B_STATUS,
+  presentError: presentErrorB,
+  errorSchema: {
+    type: 'object',
+    required: ['error'],
+    additionalProperties: false,
+    properties: { error: { type: 'string', description: 'What went wrong.' } },
+  },
+  openApiDescription:
+    'Form B of the /v1 API: timestamp cursors, {"error":"message"} errors, 100 requests per minute per key.',
+  // D12: 32 random bytes as 64 lowercase hex characters.
+  newWebhookSecret: () => Array.from(randomBytes(32), (b) => b.toString(16).padStart(2, '0')).join(''),
+};
