@@ -5,12 +5,16 @@ import { demoLogin, readState } from './state';
 
 // Issue 5 end to end, in Debian's Chromium against `npm start`: sign up, keys, webhooks with
 // a real receiver on 127.0.0.1, deactivation and re-enable, notes search and delete. Each page
-// is photographed into docs/screenshots for the README.
+// is photographed: into test-results/ (Playwright's output folder, not committed) on a normal
+// run, and into docs/screenshots, the README's copies, only with UPDATE_SCREENSHOTS=1.
 
 const state = readState();
-const SHOTS = path.resolve(import.meta.dirname, '..', 'docs', 'screenshots');
+const shotsDir = () =>
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? path.resolve(import.meta.dirname, '..', 'docs', 'screenshots')
+    : path.join(test.info().project.outputDir, 'screenshots');
 const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  page.screenshot({ path: path.join(shotsDir(), `${name}.png`), fullPage: true });
 
 async function signIn(page: Page, email: string, password: string) {
   await page.goto('/sign-in');

@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../server/db/client';
-import { events, meetings, passages } from '../server/db/schema';
+import { events, jobs, meetings, passages } from '../server/db/schema';
+import { runDueWork } from '../server/worker/run-due-work';
 import { demoMeetings, type DemoMeeting } from '../server/seed/demo-meetings';
 import { startTestApp, type TestApp } from './test-app';
 
@@ -9,10 +10,19 @@ import { startTestApp, type TestApp } from './test-app';
 
 let app: TestApp;
 beforeAll(async () => {
-  // A low exact-search threshold so the HNSW path is exercised with a modest corpus.
-  app = await startTestApp({ env: { SEARCH_EXACT_MAX_ROWS: '60' }, worker: true });
+  // A low exact-search threshold so the HNSW path is exercised with a modest corpus. No worker:
+  // the local embedder indexes inline, and the summary tests run the dispatcher themselves
+  // (runDueWork returns once no work is due), so what they assert is settled, not timed.
+  app = await startTestApp({ env: { SEARCH_EXACT_MAX_ROWS: '60' } });
 });
 afterAll(() => app?.close());
+
+/** Runs all due background work (D20) to the end, as the worker or the cron route would. */
+const runBackgroundWork = () => runDueWork(app.db, app.services, { budgetMs: 60_000 });
+
+/** The background jobs still queued (or running) for a meeting. */
+const jobsOf = (meetingId: string) =>
+  app.db.select({ kind: jobs.kind }).from(jobs).where(eq(jobs.meetingId, meetingId));
 
 const byTitle = (title: string) => demoMeetings.find((m) => m.title?.includes(title))!;
 
@@ -345,12 +355,13 @@ describe('generated summaries (D18)', () => {
       key,
       json: { segments: m.segments },
     });
-    let note: any;
-    for (let i = 0; i < 100; i++) {
-      note = (await app.request(`/v1/notes/${id}`, { key, form: 'B' })).json;
-      if (note.summary) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // The transcript call alone queued the summary; a dispatcher run (the worker's or cron's) makes it.
+    expect(await jobsOf(id)).toEqual([{ kind: 'summarize' }]);
+    expect((await app.request(`/v1/notes/${id}`, { key, form: 'B' })).json.summary).toBeNull();
+    const work = await runBackgroundWork();
+    expect(work).toMatchObject({ jobs_done: 1, jobs_retried: 0, jobs_failed: 0 });
+    expect(await jobsOf(id)).toEqual([]);
+    const note = (await app.request(`/v1/notes/${id}`, { key, form: 'B' })).json;
     expect(note.summary).toEqual({
       context: expect.any(String),
       decisions: expect.arrayContaining([expect.stringContaining('kangaroo rollout')]),
@@ -377,7 +388,10 @@ describe('generated summaries (D18)', () => {
   it('D16: generate_summary false leaves the summary null', async () => {
     const { key } = await app.createAccount();
     const id = await app.recordNote(key); // recordNote sends generate_summary: false
-    await new Promise((r) => setTimeout(r, 800));
+    // Nothing was queued for the note, and once every due job has run it still has no summary.
+    expect(await jobsOf(id)).toEqual([]);
+    await runBackgroundWork();
+    expect(await jobsOf(id)).toEqual([]);
     const note = (await app.request(`/v1/notes/${id}`, { key, form: 'B' })).json;
     expect(note.summary).toBeNull();
   });

@@ -1,13 +1,13 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, type SQL } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveries, deliveryAttempts, emails, events } from '../server/db/schema';
 import { parseEnv } from '../server/env';
-import { runDueWork } from '../server/jobs/run-due-work';
+import { runDueWork } from '../server/worker/run-due-work';
 import { createServices } from '../server/services';
 import { claimDeliveries } from '../server/webhooks/dispatch-deliveries';
 import { reenableEndpointOrThrow } from '../server/webhooks/endpoints';
@@ -18,8 +18,10 @@ import { startTestApp, type TestApp } from './test-app';
 //
 // `app` allows private URLs (receivers run on 127.0.0.1), retries after 1, 2 and 1 seconds,
 // times out after 500 ms, sends email through a real SMTP server, and runs the worker.
+// `quiet` is the same without a worker: the tests there run the dispatcher themselves
+// (runDueWork returns once nothing is due), and make a retry due by moving its next_attempt_at
+// instead of waiting out the delay, so "no further attempt" is checked on a settled system.
 // `strict` has the production URL rules with an injected resolver (D12 at delivery time).
-// `quiet` has no worker: the tests there run the dispatcher themselves (D11, D20).
 
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -189,7 +191,14 @@ beforeAll(async () => {
     },
     worker: true,
   });
-  quiet = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_DELAYS: '1,2,1' } });
+  quiet = await startTestApp({
+    env: {
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_RETRY_DELAYS: '1,2,1',
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      EMAIL_FROM: 'Meeting Notes <no-reply@example.com>',
+    },
+  });
 });
 
 afterAll(async () => {
@@ -259,6 +268,20 @@ async function settled(a: TestApp, endpointIds: string[]): Promise<boolean> {
     .from(deliveries)
     .where(inArray(deliveries.endpointId, endpointIds));
   return rows.every((r) => r.status !== 'pending');
+}
+
+/** One dispatcher run (D20): attempts every due delivery and job, and returns once none is left. */
+const dispatch = (a: TestApp) => runDueWork(a.db, a.services, { budgetMs: 30_000 });
+
+/** A dispatcher run that found nothing to attempt. */
+const IDLE = { deliveries_succeeded: 0, deliveries_retried: 0, deliveries_failed: 0 };
+
+/** Makes a pending delivery due now: its retry delay has passed, as far as any dispatcher can tell. */
+async function makeDue(a: TestApp, where: SQL | undefined) {
+  await a.db
+    .update(deliveries)
+    .set({ nextAttemptAt: new Date(Date.now() - 1000) })
+    .where(and(eq(deliveries.status, 'pending'), where));
 }
 
 async function deliveryLog(a: TestApp, key: string, endpointId: string): Promise<any[]> {
@@ -452,7 +475,7 @@ describe('signing and headers (SPEC 6.3, 6.4, D10)', () => {
       const tampered = r!.body.replace('"meeting.started"', '"meeting.Started"');
       expect(tampered).not.toBe(r!.body);
       expect(() => stripe.webhooks.constructEvent(tampered, sig, endpoint.secret)).toThrow();
-      expect(() => stripe.webhooks.constructEvent(r!.body + ' ', sig, endpoint.secret)).toThrow();
+      expect(() => stripe.webhooks.constructEvent(`${r!.body} `, sig, endpoint.secret)).toThrow();
       expect(() => stripe.webhooks.constructEvent(r!.body, sig, other.secret)).toThrow();
     }
   });
@@ -531,24 +554,23 @@ describe('retries (SPEC 6.5, D11)', () => {
 
 describe('deactivation (SPEC 3.1, D11, D21)', () => {
   it('SPEC 3.1, D11, D21: four failures deactivate the endpoint, fail the event, cancel its other pending deliveries and email the owner once; inactive-time events are never queued nor replayed after re-enabling', async () => {
-    const { key, account } = await app.createAccount({ form: 'A' });
+    const { key, account } = await quiet.createAccount({ form: 'A' });
     let mode: 'fail' | 'ok' = 'fail';
     const target = receiver.path('dead', () => ({ status: mode === 'fail' ? 500 : 200 }));
-    const endpoint = await createEndpoint(app, key, target.url, ['meeting.started', 'meeting.transcribed']);
+    const endpoint = await createEndpoint(quiet, key, target.url, ['meeting.started', 'meeting.transcribed']);
 
     // Another delivery of this endpoint, pending with a retry due much later.
     const laterEventId = randomUUID();
     const laterDeliveryId = randomUUID();
     const now = new Date();
-    await app.db.insert(events).values({
+    await quiet.db.insert(events).values({
       id: laterEventId,
       accountId: account.id,
       type: 'meeting.started',
       data: {},
       createdAt: now,
-      fannedOutAt: now,
     });
-    await app.db.insert(deliveries).values({
+    await quiet.db.insert(deliveries).values({
       id: laterDeliveryId,
       endpointId: endpoint.id,
       eventId: laterEventId,
@@ -559,16 +581,26 @@ describe('deactivation (SPEC 3.1, D11, D21)', () => {
       createdAt: now,
     });
 
-    const meetingId = await startMeeting(app, key);
-    await waitFor('endpoint deactivated', async () => {
-      const res = await app.request('/v1/webhooks', { key });
-      return res.json.data[0].active === false;
-    });
-    await waitFor('the email', () => smtp.mails.some((m) => m.to.includes(account.email)));
-    // Time for a 5th attempt (1 s delay) or a second email, if either were coming.
-    await sleep(2500);
+    const meetingId = await startMeeting(quiet, key);
+    const [delivery] = (await deliveryRows(quiet, endpoint.id)).filter((d) => d.id !== laterDeliveryId);
+    // Four dispatcher runs, each retry made due at once instead of after its delay.
+    const runs = [];
+    for (let i = 0; i < 4; i++) {
+      if (i > 0) await makeDue(quiet, eq(deliveries.id, delivery!.id));
+      runs.push(await dispatch(quiet));
+    }
+    expect(runs.map((r) => [r.deliveries_retried, r.deliveries_failed])).toEqual([
+      [1, 0],
+      [1, 0],
+      [1, 0],
+      [0, 1],
+    ]);
+    // Settled: every delivery of the endpoint that is still pending made due, and a dispatcher run
+    // finds nothing to attempt (no 5th attempt, no attempt of the cancelled one, no second email).
+    await makeDue(quiet, eq(deliveries.endpointId, endpoint.id));
+    expect(await dispatch(quiet)).toMatchObject(IDLE);
 
-    const listed = await app.request('/v1/webhooks', { key });
+    const listed = await quiet.request('/v1/webhooks', { key });
     expect(listed.json.data).toEqual([
       {
         id: endpoint.id,
@@ -579,7 +611,7 @@ describe('deactivation (SPEC 3.1, D11, D21)', () => {
       },
     ]);
     expect(receiver.at(target.path)).toHaveLength(4);
-    const rows = await deliveryRows(app, endpoint.id);
+    const rows = await deliveryRows(quiet, endpoint.id);
     const failed = rows.find((d) => d.id !== laterDeliveryId)!;
     expect(failed).toMatchObject({ event: 'meeting.started', status: 'failed', attemptsMade: 4 });
     expect(JSON.parse(failed.payload).data.id).toBe(meetingId);
@@ -587,43 +619,46 @@ describe('deactivation (SPEC 3.1, D11, D21)', () => {
       status: 'cancelled',
       attemptsMade: 1,
     });
-    expect(await attemptCount(app, endpoint.id)).toBe(4);
+    expect(await attemptCount(quiet, endpoint.id)).toBe(4);
 
     const mails = smtp.mails.filter((m) => m.to.includes(account.email));
     expect(mails).toHaveLength(1);
     expect(mails[0]!.to).toEqual([account.email]);
     expect(mails[0]!.subject).toContain(target.url);
-    const stored = await app.db.select().from(emails).where(eq(emails.accountId, account.id));
+    const stored = await quiet.db.select().from(emails).where(eq(emails.accountId, account.id));
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ to: account.email, transport: 'smtp' });
     expect(stored[0]!.subject).toContain(target.url);
 
     // An event while inactive is neither delivered nor queued.
-    await storeTranscript(app, key, meetingId);
-    const [transcribed] = await app.db
+    await storeTranscript(quiet, key, meetingId);
+    const [transcribed] = await quiet.db
       .select({ id: events.id })
       .from(events)
       .where(and(eq(events.meetingId, meetingId), eq(events.type, 'meeting.transcribed')));
     expect(transcribed).toBeDefined();
-    expect(await app.db.select().from(deliveries).where(eq(deliveries.eventId, transcribed!.id))).toEqual([]);
+    expect(await quiet.db.select().from(deliveries).where(eq(deliveries.eventId, transcribed!.id))).toEqual(
+      [],
+    );
 
     // Re-enabled (the settings UI): the inactive-time event is not replayed; the next new one arrives.
     mode = 'ok';
-    const reenabled = await reenableEndpointOrThrow(app.db, account.id, endpoint.id);
+    const reenabled = await reenableEndpointOrThrow(quiet.db, account.id, endpoint.id);
     expect(reenabled.active).toBe(true);
-    const next = await startMeeting(app, key);
-    await waitFor('the new event', () =>
-      receiver.at(target.path).some((r) => JSON.parse(r.body).data.id === next),
-    );
-    await waitFor('settled', () => settled(app, [endpoint.id]));
+    const next = await startMeeting(quiet, key);
+    expect(await dispatch(quiet)).toMatchObject({ ...IDLE, deliveries_succeeded: 1 });
+    await makeDue(quiet, eq(deliveries.endpointId, endpoint.id));
+    expect(await dispatch(quiet)).toMatchObject(IDLE);
     expect(
       receiver.at(target.path).map((r) => [JSON.parse(r.body).event, JSON.parse(r.body).data.id]),
     ).toEqual([
       ...Array.from({ length: 4 }, () => ['meeting.started', meetingId]),
       ['meeting.started', next],
     ]);
-    expect(await app.db.select().from(deliveries).where(eq(deliveries.eventId, transcribed!.id))).toEqual([]);
-    expect((await deliveryRows(app, endpoint.id)).find((d) => d.id === laterDeliveryId)).toMatchObject({
+    expect(await quiet.db.select().from(deliveries).where(eq(deliveries.eventId, transcribed!.id))).toEqual(
+      [],
+    );
+    expect((await deliveryRows(quiet, endpoint.id)).find((d) => d.id === laterDeliveryId)).toMatchObject({
       status: 'cancelled',
     });
     expect(smtp.mails.filter((m) => m.to.includes(account.email))).toHaveLength(1);
@@ -632,23 +667,24 @@ describe('deactivation (SPEC 3.1, D11, D21)', () => {
 
 describe('deleting an endpoint (SPEC 4.7, D11)', () => {
   it('SPEC 4.7, D11: deleting an endpoint with a pending retry cancels it: no further attempts, its deliveries are gone', async () => {
-    const { key } = await app.createAccount({ form: 'A' });
+    const { key } = await quiet.createAccount({ form: 'A' });
     const target = receiver.path('deleted', () => ({ status: 500 }));
-    const endpoint = await createEndpoint(app, key, target.url, ['meeting.started']);
-    await startMeeting(app, key);
-    await waitFor('the first attempt recorded', async () => (await attemptCount(app, endpoint.id)) === 1);
-    const [pending] = await deliveryRows(app, endpoint.id);
+    const endpoint = await createEndpoint(quiet, key, target.url, ['meeting.started']);
+    await startMeeting(quiet, key);
+    expect(await dispatch(quiet)).toMatchObject({ ...IDLE, deliveries_retried: 1 });
+    const [pending] = await deliveryRows(quiet, endpoint.id);
     expect(pending).toMatchObject({ status: 'pending', attemptsMade: 1 });
+    expect(await attemptCount(quiet, endpoint.id)).toBe(1);
+    // The retry is due now (not 1 s from now): were it left in place, the next run would send it.
+    await makeDue(quiet, eq(deliveries.id, pending!.id));
 
-    const res = await app.request(`/v1/webhooks/${endpoint.id}`, { method: 'DELETE', key });
+    const res = await quiet.request(`/v1/webhooks/${endpoint.id}`, { method: 'DELETE', key });
     expect(res.status).toBe(204);
-    const seen = receiver.at(target.path).length;
-    expect(seen).toBe(1);
-    await sleep(3000); // the retry was due 1 s after the first attempt
+    expect(await dispatch(quiet)).toMatchObject(IDLE);
     expect(receiver.at(target.path)).toHaveLength(1);
-    expect(await deliveryRows(app, endpoint.id)).toEqual([]);
-    expect(await app.db.select().from(deliveries).where(eq(deliveries.id, pending!.id))).toEqual([]);
-    expect(await attemptCount(app, endpoint.id)).toBe(0);
+    expect(await deliveryRows(quiet, endpoint.id)).toEqual([]);
+    expect(await quiet.db.select().from(deliveries).where(eq(deliveries.id, pending!.id))).toEqual([]);
+    expect(await attemptCount(quiet, endpoint.id)).toBe(0);
   });
 });
 
@@ -672,7 +708,6 @@ describe('URL check at delivery time (D12)', () => {
     const env = { WEBHOOK_RETRY_DELAYS: '1,2,1' };
     const strict = await startTestApp({
       env,
-      worker: true,
       services: { webhooks: { ...createServices(parseEnv(env), () => {}, { resolve }).webhooks } },
     });
     try {
@@ -683,9 +718,12 @@ describe('URL check at delivery time (D12)', () => {
       expect(lookups).toContain('rebind.test');
       rebound = true;
       await startMeeting(strict, key);
-      await waitFor('two attempts', async () => (await attemptCount(strict, endpoint.id)) >= 2);
+      // Two attempts: the first, and its retry made due at once.
+      expect(await dispatch(strict)).toMatchObject({ ...IDLE, deliveries_retried: 1 });
+      await makeDue(strict, undefined);
+      expect(await dispatch(strict)).toMatchObject({ ...IDLE, deliveries_retried: 1 });
       const log = await deliveryLog(strict, key, endpoint.id);
-      expect(log.length).toBeGreaterThanOrEqual(2);
+      expect(log.map((i) => i.attempt)).toEqual([2, 1]);
       for (const item of log) {
         expect(item).toMatchObject({ success: false, status_code: null });
         expect(item.error).toMatch(/^blocked: private address/);
@@ -709,7 +747,7 @@ describe('concurrent and dying dispatchers (D11, D20)', () => {
     const at = new Date(Date.now() - 1000);
     await a.db
       .insert(events)
-      .values({ id: eventId, accountId, type: 'meeting.started', data: {}, createdAt: at, fannedOutAt: at });
+      .values({ id: eventId, accountId, type: 'meeting.started', data: {}, createdAt: at });
     const ids = Array.from({ length: n }, () => randomUUID());
     for (let i = 0; i < n; i += 250) {
       await a.db.insert(deliveries).values(
