@@ -86,7 +86,7 @@ test('issue 8 Done-when: sign up, sign in, sign out, and the old cookie no longe
   expect(await (await request.get('/api/auth/session', { headers: { cookie } })).json()).toEqual({});
   const page401 = await request.get('/keys', { headers: { cookie }, maxRedirects: 0 });
   expect([302, 303, 307]).toContain(page401.status());
-  expect(page401.headers()['location']).toMatch(/\/sign-in$/);
+  expect(page401.headers().location).toMatch(/\/sign-in$/);
   await context.close();
 });
 

@@ -20,12 +20,13 @@ import { parseArgs } from 'node:util';
 import { sql, type SQL } from 'drizzle-orm';
 import { createAccount, createApiKey } from '../server/accounts/accounts';
 import { queryRows, type Database, type Db } from '../server/db/client';
-import { PLATFORMS } from '../server/db/schema';
+import { PLATFORMS } from '../server/domain';
 import { LocalEmbedder } from '../server/embeddings/local-embedder';
 import { parseEnv } from '../server/env';
 import { serveNode } from '../server/http/serve-node';
 import { createV1Handler } from '../server/rest/v1-handler';
 import { changeDimensions } from '../server/search/embedding-dimensions';
+import { embedEach } from '../server/search/embed-checked';
 import { makePassages } from '../server/search/make-passages';
 import { toVectorLiteral } from '../server/search/vector-search';
 import { createServices, type Services } from '../server/services';
@@ -107,7 +108,13 @@ function mulberry32(seed: number) {
   };
 }
 type Rng = () => number;
-const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
+/** xs[i], or an error naming the index when there is none. */
+function nth<T>(xs: readonly T[], i: number): T {
+  const x = xs[i];
+  if (x === undefined) throw new RangeError(`no element ${i} in a list of ${xs.length}`);
+  return x;
+}
+const pick = <T>(rng: Rng, xs: readonly T[]): T => nth(xs, Math.floor(rng() * xs.length));
 const intBetween = (rng: Rng, lo: number, hi: number) => lo + Math.floor(rng() * (hi - lo + 1));
 const gaussian = (rng: Rng) => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
 
@@ -697,7 +704,7 @@ function sentence(rng: Rng, main: number, second: number): string {
   const topicWord = () => {
     const r = rng();
     const topic = r < 0.7 ? main : r < 0.9 ? second : Math.floor(rng() * TOPICS.length);
-    return pick(rng, TOPICS[topic]!);
+    return pick(rng, nth(TOPICS, topic));
   };
   const text = pick(rng, TEMPLATES).replace(/\{(.)\}/g, (_, slot: string) => {
     switch (slot) {
@@ -721,7 +728,7 @@ function sentence(rng: Rng, main: number, second: number): string {
         return String(intBetween(rng, 2, 95));
     }
   });
-  return text[0]!.toUpperCase() + text.slice(1);
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** One meeting with exactly `passageCount` passages, cut from its segments by the app's own makePassages. */
@@ -751,14 +758,14 @@ function makeMeeting(rng: Rng, favourites: number[], passageCount: number, creat
     drafts = makePassages(segments);
   }
   const kept = drafts.slice(0, passageCount);
-  const lastSequence = kept.at(-1)!.lastSequence;
+  const lastSequence = nth(kept, kept.length - 1).lastSequence;
   const used = segments.filter((s) => s.sequence <= lastSequence);
   return {
     id: randomUUID(),
-    title: `${pick(rng, TOPICS[main]!).replace(/^./, (c) => c.toUpperCase())} sync`,
+    title: `${pick(rng, nth(TOPICS, main)).replace(/^./, (c) => c.toUpperCase())} sync`,
     platform: pick(rng, PLATFORMS),
     createdAt,
-    durationSeconds: Math.ceil(used.at(-1)!.endTime),
+    durationSeconds: Math.ceil(nth(used, used.length - 1).endTime),
     segments: used,
     passages: kept,
   };
@@ -773,11 +780,12 @@ function accountSizes(rng: Rng): number[] {
   const sizes = weights.map((w) => Math.max(1, Math.floor((rest * w) / total)));
   let missing = rest - sizes.reduce((a, b) => a + b, 0);
   for (let i = 0; missing !== 0; i = (i + 1) % others) {
+    const size = nth(sizes, i);
     if (missing > 0) {
-      sizes[i]!++;
+      sizes[i] = size + 1;
       missing--;
-    } else if (sizes[i]! > 1) {
-      sizes[i]!--;
+    } else if (size > 1) {
+      sizes[i] = size - 1;
       missing++;
     }
   }
@@ -786,13 +794,13 @@ function accountSizes(rng: Rng): number[] {
 
 function makeQueries(rng: Rng): string[] {
   return Array.from({ length: QUERIES }, () => {
-    const topic = TOPICS[Math.floor(rng() * TOPICS.length)]!;
+    const topic = pick(rng, TOPICS);
     const words = new Set<string>();
     const n = intBetween(rng, 2, 3);
     while (words.size < n) words.add(pick(rng, topic));
     const parts = [...words];
     if (rng() < 0.4) parts.push(pick(rng, FILLER));
-    if (rng() < 0.2) parts.push(pick(rng, TOPICS[Math.floor(rng() * TOPICS.length)]!));
+    if (rng() < 0.2) parts.push(pick(rng, pick(rng, TOPICS)));
     return parts.join(' ');
   });
 }
@@ -804,10 +812,7 @@ const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const ts = (d: Date) => `'${d.toISOString()}'`;
 const vectorText = (v: number[]) => {
   let out = '[';
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i]!;
-    out += (i ? ',' : '') + (x === 0 ? '0' : x.toPrecision(7));
-  }
+  for (const [i, x] of v.entries()) out += (i ? ',' : '') + (x === 0 ? '0' : x.toPrecision(7));
   return `${out}]`;
 };
 
@@ -847,7 +852,7 @@ async function loadCorpus(
     .map((s, i) => [s, i] as const)
     .slice(2)
     .sort((a, b) => a[0] - b[0]);
-  const typicalIndex = order[Math.floor(order.length / 2)]![1];
+  const typicalIndex = nth(order, Math.floor(order.length / 2))[1];
   const embedder = new LocalEmbedder({ dimensions: DIMENSIONS });
   const stats: LoadStats = {
     accounts: 0,
@@ -864,7 +869,7 @@ async function loadCorpus(
   // Measured accounts and their keys through the app's own functions; the rest straight in.
   const accountIds: string[] = [];
   const others: string[] = [];
-  for (let i = 0; i < sizes.length; i++) {
+  for (const [i, size] of sizes.entries()) {
     const which = i === 0 ? 'small' : i === 1 ? 'large' : i === typicalIndex ? 'typical' : null;
     if (which) {
       const account = await createAccount(database.db, {
@@ -874,7 +879,7 @@ async function loadCorpus(
       });
       const { plaintext } = await createApiKey(database.db, { accountId: account.id });
       accountIds.push(account.id);
-      measured.push({ label: which, id: account.id, key: plaintext, passages: sizes[i]! });
+      measured.push({ label: which, id: account.id, key: plaintext, passages: size });
     } else {
       const id = randomUUID();
       accountIds.push(id);
@@ -898,10 +903,10 @@ async function loadCorpus(
   const flush = async (force: boolean) => {
     if (passageTexts.length > 0 && (force || passageTexts.length >= INSERT_ROWS.passages * 4)) {
       let t = performance.now();
-      const vectors = await embedder.embed(passageTexts.map((p) => p.text));
+      const embedded = await embedEach(embedder, passageTexts, (p) => p.text);
       stats.embedMs += performance.now() - t;
       t = performance.now();
-      passageTexts.forEach((p, i) => passageRows.push(`(${p.row.join(',')},'${vectorText(vectors[i]!)}')`));
+      for (const [p, vector] of embedded) passageRows.push(`(${p.row.join(',')},'${vectorText(vector)}')`);
       passageTexts = [];
       stats.generateMs += performance.now() - t;
     }
@@ -934,9 +939,9 @@ async function loadCorpus(
   };
 
   const base = Date.parse('2025-01-01T09:00:00Z');
-  for (let a = 0; a < sizes.length; a++) {
-    const accountId = accountIds[a]!;
-    let remaining = sizes[a]!;
+  for (const [a, size] of sizes.entries()) {
+    const accountId = nth(accountIds, a);
+    let remaining = size;
     const favourites = Array.from({ length: 5 }, () => Math.floor(rng() * TOPICS.length));
     let m = 0;
     while (remaining > 0) {
@@ -1090,9 +1095,9 @@ async function planOf(db: Db, query: SQL, settings: string[]): Promise<string> {
 
 /** Share of the exact top-k that a result list found; a hit tied with the k-th exact distance counts. */
 function recall(exact: Hit[], found: { id?: string; distance: number }[]): number {
-  if (exact.length === 0) return 1;
+  const kth = exact.at(-1)?.distance;
+  if (kth === undefined) return 1; // nothing to find
   const ids = new Set(exact.map((h) => h.id));
-  const kth = exact.at(-1)!.distance;
   const good = found
     .slice(0, exact.length)
     .filter((h) => (h.id !== undefined && ids.has(h.id)) || h.distance <= kth + 1e-6).length;
@@ -1121,7 +1126,7 @@ async function timeHttp(url: string, key: string, queries: string[]) {
   const times: number[] = [];
   const results: { distance: number }[][] = [];
   for (let i = -WARM_UP; i < queries.length; i++) {
-    const q = queries[(i + queries.length) % queries.length]!; // warm-up requests first
+    const q = nth(queries, (i + queries.length) % queries.length); // warm-up requests first
     const start = performance.now();
     const res = await get(`${url}/v1/notes/search?q=${encodeURIComponent(q)}&limit=${K}`, key);
     const text = await res.text();
@@ -1137,7 +1142,7 @@ async function timeHttp(url: string, key: string, queries: string[]) {
 
 async function timeSql(run: (literal: string) => Promise<Hit[]>, literals: string[]) {
   for (let i = 0; i < WARM_UP; i++)
-    await run(literals[(literals.length - 1 - i + literals.length) % literals.length]!);
+    await run(nth(literals, (literals.length - 1 - i + literals.length) % literals.length));
   const times: number[] = [];
   const results: Hit[][] = [];
   for (const literal of literals) {
@@ -1219,7 +1224,7 @@ async function bench(label: string, database: Database) {
     );
   });
   phases['index build s'] = seconds(performance.now() - started);
-  phases['maintenance_work_mem'] = workMem;
+  phases.maintenance_work_mem = workMem;
   progress(`${label}: index built in ${phases['index build s']} s`);
   const [sizes] = await queryRows<{ table_mb: number; index_mb: number }>(
     database.db,
@@ -1249,12 +1254,12 @@ async function bench(label: string, database: Database) {
       progress(`${label}: measuring the ${account.label} account (${account.passages} passages)…`);
       const exact = await timeSql((l) => runExact(database.db, account.id, l), literals);
       const hnsw = await timeSql((l) => runHnsw(database.db, account.id, l), literals);
-      const exactPlan = await planOf(database.db, exactSql(account.id, literals[0]!, K), []);
-      const hnswPlan = await planOf(database.db, hnswSql(account.id, literals[0]!, K), HNSW_SETTINGS);
+      const exactPlan = await planOf(database.db, exactSql(account.id, nth(literals, 0), K), []);
+      const hnswPlan = await planOf(database.db, hnswSql(account.id, nth(literals, 0), K), HNSW_SETTINGS);
       const httpDefault = await timeHttp(defaultServer.url, account.key, queries);
       const defaultPath = account.passages <= services.exactSearchMaxRows ? 'exact' : 'hnsw';
       const httpRecall = (results: { distance: number }[][]) =>
-        round(mean(results.map((r, i) => recall(exact.results[i]!, r))), 3);
+        round(mean(results.map((r, i) => recall(nth(exact.results, i), r))), 3);
       const minHits = (results: unknown[][]) => Math.min(...results.map((r) => r.length));
       rows.push({
         database: label,
@@ -1288,7 +1293,7 @@ async function bench(label: string, database: Database) {
         'sql p50 ms': round(percentileOf(hnsw.times, 50)),
         'sql p95 ms': round(percentileOf(hnsw.times, 95)),
         'sql min hits': minHits(hnsw.results),
-        'sql recall@10': round(mean(hnsw.results.map((r, i) => recall(exact.results[i]!, r))), 3),
+        'sql recall@10': round(mean(hnsw.results.map((r, i) => recall(nth(exact.results, i), r))), 3),
         'sql plan': hnswPlan,
         'count p50 ms': overHttp && (await timeCount(database.db, account.id, HNSW_THRESHOLD)),
       });
@@ -1303,10 +1308,10 @@ async function bench(label: string, database: Database) {
             'sql p50 ms': round(percentileOf(run.times, 50)),
             'sql p95 ms': round(percentileOf(run.times, 95)),
             'sql min hits': minHits(run.results),
-            'sql recall@10': round(mean(run.results.map((r, i) => recall(exact.results[i]!, r))), 3),
+            'sql recall@10': round(mean(run.results.map((r, i) => recall(nth(exact.results, i), r))), 3),
             'sql plan': await planOf(
               database.db,
-              hnswSql(account.id, literals[0]!, K),
+              hnswSql(account.id, nth(literals, 0), K),
               hnswSettings(efSearch),
             ),
           });
@@ -1314,7 +1319,7 @@ async function bench(label: string, database: Database) {
       }
       if (hnswPlan !== 'hnsw index') {
         // The planner answered the HNSW query exactly: measure what the index itself would give.
-        const forcedPlan = await planOf(database.db, forcedHnswSql(account.id, literals[0]!, K), [
+        const forcedPlan = await planOf(database.db, forcedHnswSql(account.id, nth(literals, 0), K), [
           ...HNSW_SETTINGS,
           ...FORCE_SETTINGS,
         ]);
@@ -1331,7 +1336,7 @@ async function bench(label: string, database: Database) {
           'sql p50 ms': round(percentileOf(forced.times, 50)),
           'sql p95 ms': round(percentileOf(forced.times, 95)),
           'sql min hits': minHits(forced.results),
-          'sql recall@10': round(mean(forced.results.map((r, i) => recall(exact.results[i]!, r))), 3),
+          'sql recall@10': round(mean(forced.results.map((r, i) => recall(nth(exact.results, i), r))), 3),
           'sql plan': forcedPlan,
           'count p50 ms': null,
         });

@@ -35,7 +35,7 @@ if (!base) {
   const { createV1Handler } = await import('../server/rest/v1-handler');
   const { createRecorderHandler, RECORDER_PREFIX } = await import('../server/recorder/recorder-handler');
   const { serveNode } = await import('../server/http/serve-node');
-  const { startWorker } = await import('../server/jobs/worker');
+  const { startWorker } = await import('../server/worker/worker');
   const { createAccount, createApiKey } = await import('../server/accounts/accounts');
   const { assertDimensions } = await import('../server/search/embedding-dimensions');
   const env = getEnv();
@@ -73,35 +73,39 @@ if (!base) {
   };
 }
 
-async function call(path: string, init: RequestInit = {}) {
+/** The JSON answer to a request; T is what the server is expected to send (not checked). */
+async function call<T = unknown>(path: string, init: RequestInit = {}): Promise<T> {
   const res = await fetch(base + path, {
     ...init,
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...init.headers },
   });
-  const json = (await res.json().catch(() => undefined)) as any;
+  const json: unknown = await res.json().catch(() => undefined);
   if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
+  return json as T;
 }
+
+/** GET /v1/notes/search, Form A: the fields read here. */
+type SearchAnswer = { data: { note_id: string }[] };
 
 const sentences = (text: string) =>
   text
-    .match(/[^.!?]+[.!?]+(\s+|$)|[^.!?]+$/g)!
-    .map((s) => s.trim())
-    .filter(Boolean);
+    .match(/[^.!?]+[.!?]+(\s+|$)|[^.!?]+$/g)
+    ?.map((s) => s.trim())
+    .filter(Boolean) ?? [];
 
 const noteOf = new Map<string, string>();
 const recordedAt = Date.now();
 for (const p of set.passages) {
-  const { id } = await call('/api/recorder/meetings', {
+  const { id } = await call<{ id: string }>('/api/recorder/meetings', {
     method: 'POST',
     body: JSON.stringify({ title: `eval ${p.id}`, platform: 'zoom' }),
   });
-  let t = 0;
+  // Five seconds a sentence, one after another.
   const segments = sentences(p.text).map((content, i) => ({
     speaker: i % 2 ? 'B' : 'A',
     content,
-    start_time: (t += 5) - 5,
-    end_time: t,
+    start_time: 5 * i,
+    end_time: 5 * i + 5,
   }));
   await call(`/api/recorder/meetings/${id}/transcript`, {
     method: 'POST',
@@ -116,8 +120,8 @@ const pending = new Set(set.passages.map((p) => p.id));
 while (pending.size) {
   for (const p of set.passages.filter((x) => pending.has(x.id))) {
     const q = p.text.slice(0, 120);
-    const res = await call(`/v1/notes/search?q=${encodeURIComponent(q)}&limit=50`);
-    if (res.data.some((h: { note_id: string }) => noteOf.get(h.note_id) === p.id)) pending.delete(p.id);
+    const res = await call<SearchAnswer>(`/v1/notes/search?q=${encodeURIComponent(q)}&limit=50`);
+    if (res.data.some((h) => noteOf.get(h.note_id) === p.id)) pending.delete(p.id);
   }
   if (pending.size) await new Promise((r) => setTimeout(r, 250));
   if (Date.now() - stored > 600_000)
@@ -129,9 +133,9 @@ const groups = new Map<string, { n: number; r1: number; r5: number; mrr: number 
 const latencies: number[] = [];
 for (const q of set.queries) {
   const t0 = performance.now();
-  const res = await call(`/v1/notes/search?q=${encodeURIComponent(q.text)}&limit=20`);
+  const res = await call<SearchAnswer>(`/v1/notes/search?q=${encodeURIComponent(q.text)}&limit=20`);
   latencies.push(performance.now() - t0);
-  const ranked = [...new Set(res.data.map((h: { note_id: string }) => noteOf.get(h.note_id)))];
+  const ranked = [...new Set(res.data.map((h) => noteOf.get(h.note_id)))];
   const rank = ranked.indexOf(q.expected) + 1;
   for (const g of [
     q.kind,

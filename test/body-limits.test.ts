@@ -108,7 +108,7 @@ function streamChunked(
 function postSized(path: string, key: string, json: object, size: number) {
   const text = JSON.stringify(json);
   expect(size).toBeGreaterThanOrEqual(text.length);
-  const body = text.slice(0, -1) + ' '.repeat(size - text.length) + '}';
+  const body = `${text.slice(0, -1)}${' '.repeat(size - text.length)}}`;
   expect(Buffer.byteLength(body)).toBe(size);
   return app.request(path, { method: 'POST', key, body, headers: { 'content-type': 'application/json' } });
 }

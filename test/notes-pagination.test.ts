@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { meetings, type Platform } from '../server/db/schema';
+import { meetings } from '../server/db/schema';
+import type { Platform } from '../server/domain';
 import { startTestApp, type TestApp } from './test-app';
 
 // GET /v1/notes ordering, pagination and filters: SPEC 4.1; D3, D5, D6.

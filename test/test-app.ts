@@ -1,9 +1,9 @@
 import type { Logger } from 'drizzle-orm/logger';
 import { createAccount, createApiKey, type Account } from '../server/accounts/accounts';
-import type { FormName, Plan, Platform } from '../server/db/schema';
+import type { FormName, Plan, Platform } from '../server/domain';
 import { authSettings } from '../server/auth/auth-options';
 import { createAppHandlers, routeFor } from '../server/runtime/app-handlers';
-import { startWorker, type Worker } from '../server/jobs/worker';
+import { startWorker, type Worker } from '../server/worker/worker';
 import { parseEnv } from '../server/env';
 import { createServices, type Services } from '../server/services';
 import { serveNode } from '../server/http/serve-node';
@@ -77,7 +77,7 @@ export async function startTestApp(
       }
       const res = await fetch(server.url + path, { ...init, headers, body });
       const text = await res.text();
-      let json: any = undefined;
+      let json: any;
       try {
         json = text ? JSON.parse(text) : undefined;
       } catch {

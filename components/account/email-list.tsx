@@ -2,8 +2,8 @@
 
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@/server/api/root';
-import { RelativeTime } from '../keys/relative-time';
 import { Badge, EmptyState } from '../ui/card';
+import { RelativeTime } from '../ui/relative-time';
 
 type Email = inferRouterOutputs<AppRouter>['account']['get']['emails'][number];
 

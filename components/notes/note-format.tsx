@@ -1,6 +1,6 @@
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@/server/api/root';
-import type { Platform } from '@/server/db/schema';
+import type { Platform } from '@/server/domain';
 import { Badge } from '../ui/card';
 
 type NotesOutputs = inferRouterOutputs<AppRouter>['notes'];

@@ -50,8 +50,8 @@ function StructuredSummary({ summary }: { summary: NoteSummaryData }) {
       {summary.decisions.length ? (
         <Part title="Decisions">
           <ul className="list-disc space-y-1 pl-5">
-            {summary.decisions.map((d, i) => (
-              <li key={i}>{d}</li>
+            {withKeys(summary.decisions, (d) => d).map(([key, d]) => (
+              <li key={key}>{d}</li>
             ))}
           </ul>
         </Part>
@@ -60,8 +60,8 @@ function StructuredSummary({ summary }: { summary: NoteSummaryData }) {
       {summary.action_items.length ? (
         <Part title="Action items">
           <ul className="space-y-2">
-            {summary.action_items.map((item, i) => (
-              <li key={i} className="rounded-md bg-zinc-50 px-3 py-2 ring-1 ring-inset ring-zinc-200">
+            {withKeys(summary.action_items, (item) => item.task).map(([key, item]) => (
+              <li key={key} className="rounded-md bg-zinc-50 px-3 py-2 ring-1 ring-inset ring-zinc-200">
                 <p className="text-zinc-900">{item.task}</p>
                 <p className="mt-0.5 flex flex-wrap gap-x-4 text-xs text-zinc-500">
                   <span>Owner: {item.owner ?? 'unassigned'}</span>
@@ -76,8 +76,8 @@ function StructuredSummary({ summary }: { summary: NoteSummaryData }) {
       {summary.participants.length ? (
         <Part title="Participants">
           <ul className="flex flex-wrap gap-1.5">
-            {summary.participants.map((p, i) => (
-              <li key={i}>
+            {withKeys(summary.participants, (p) => p).map(([key, p]) => (
+              <li key={key}>
                 <Badge>{p}</Badge>
               </li>
             ))}
@@ -100,6 +100,20 @@ function StructuredSummary({ summary }: { summary: NoteSummaryData }) {
       ) : null}
     </div>
   );
+}
+
+/**
+ * Each item with a React key drawn from its content (`keyOf`), repeats told apart by their
+ * occurrence ("0:text", "1:text"): a summary's lists have no ids, and the same text may come twice.
+ */
+function withKeys<T>(items: readonly T[], keyOf: (item: T) => string): [string, T][] {
+  const seen = new Map<string, number>();
+  return items.map((item) => {
+    const base = keyOf(item);
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    return [`${n}:${base}`, item];
+  });
 }
 
 function Part({ title, children }: { title: string; children: ReactNode }) {

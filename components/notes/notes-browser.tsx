@@ -60,36 +60,37 @@ export function NotesBrowser() {
       />
 
       <div className="mb-6 flex flex-col gap-4 md:flex-row md:items-end">
-        <form
-          role="search"
-          data-testid="notes-search-form"
-          onSubmit={onSearch}
-          className="flex grow flex-col gap-2 sm:flex-row sm:items-end"
-        >
-          <div className="grow">
-            <TextField
-              label="Search your meetings"
-              name="q"
-              type="search"
-              value={draft}
-              onChange={(e) => setDraft(e.target.value)}
-              maxLength={SEARCH_MAX_CHARS}
-              placeholder="e.g. budget for the launch"
-              autoComplete="off"
-              enterKeyHint="search"
-            />
-          </div>
-          <div className="flex gap-2">
-            <Button type="submit" disabled={!draft.trim()}>
-              Search
-            </Button>
-            {q || draft ? (
-              <Button variant="secondary" onClick={clearSearch}>
-                Clear
+        <search className="grow">
+          <form
+            data-testid="notes-search-form"
+            onSubmit={onSearch}
+            className="flex flex-col gap-2 sm:flex-row sm:items-end"
+          >
+            <div className="grow">
+              <TextField
+                label="Search your meetings"
+                name="q"
+                type="search"
+                value={draft}
+                onChange={(e) => setDraft(e.target.value)}
+                maxLength={SEARCH_MAX_CHARS}
+                placeholder="e.g. budget for the launch"
+                autoComplete="off"
+                enterKeyHint="search"
+              />
+            </div>
+            <div className="flex gap-2">
+              <Button type="submit" disabled={!draft.trim()}>
+                Search
               </Button>
-            ) : null}
-          </div>
-        </form>
+              {q || draft ? (
+                <Button variant="secondary" onClick={clearSearch}>
+                  Clear
+                </Button>
+              ) : null}
+            </div>
+          </form>
+        </search>
 
         <div className="md:w-52">
           <SelectField

@@ -77,8 +77,8 @@ function RankedResults({ hits, q }: { hits: SearchHit[]; q: string }) {
         </div>
       ) : (
         <ol className="space-y-3" data-testid="strong-results">
-          {visible.map((hit, i) => (
-            <SearchResult key={`${hit.noteId}-${hit.startTime}-${i}`} hit={hit} q={q} />
+          {visible.map((hit) => (
+            <SearchResult key={`${hit.noteId}:${hit.sequence}`} hit={hit} q={q} />
           ))}
         </ol>
       )}
@@ -95,8 +95,8 @@ function RankedResults({ hits, q }: { hits: SearchHit[]; q: string }) {
             Weaker matches ({rest.length})
           </summary>
           <ol className="mt-3 space-y-3">
-            {rest.map((hit, i) => (
-              <SearchResult key={`${hit.noteId}-${hit.startTime}-${i}`} hit={hit} q={q} weak />
+            {rest.map((hit) => (
+              <SearchResult key={`${hit.noteId}:${hit.sequence}`} hit={hit} q={q} weak />
             ))}
           </ol>
         </details>

@@ -3,7 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '../trpc';
 import { ErrorMessage } from '../ui/card';
-import { describeFailure, formatDateTime } from './webhook-shared';
+import { formatDateTime } from '../ui/relative-time';
+import { describeFailure } from './webhook-shared';
 
 const RECENT = 30;
 

@@ -5,7 +5,8 @@ import { Fragment, useState } from 'react';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Badge, EmptyState, ErrorMessage, Loading } from '../ui/card';
-import { RelativeTime, describeFailure, useNow, type DeliveryAttempt } from './webhook-shared';
+import { RelativeTime, useNow } from '../ui/relative-time';
+import { describeFailure, type DeliveryAttempt } from './webhook-shared';
 
 type Filter = 'all' | 'failed' | 'succeeded';
 
@@ -89,10 +90,9 @@ export function DeliveryLog({
             page is open.
           </p>
         </div>
-        <div
-          role="group"
+        <fieldset
           aria-label="Show attempts"
-          className="inline-flex rounded-md shadow-sm ring-1 ring-inset ring-zinc-300"
+          className="inline-flex min-w-0 rounded-md shadow-sm ring-1 ring-inset ring-zinc-300"
         >
           {FILTERS.map((f, i) => (
             <button
@@ -110,7 +110,7 @@ export function DeliveryLog({
               {f.label}
             </button>
           ))}
-        </div>
+        </fieldset>
       </div>
 
       {log.isPending ? (
@@ -284,13 +284,14 @@ function CodeBlock({ title, text, className = '' }: { title: string; text: strin
   return (
     <div className={`min-w-0 ${className}`}>
       <p className="mb-1 text-xs font-medium uppercase tracking-wide text-zinc-500">{title}</p>
-      <pre
+      <section
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the block scrolls on its own; keyboard users must be able to focus it to scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
         tabIndex={0}
         aria-label={title}
-        className="max-h-80 max-w-[calc(100vw-4rem)] overflow-auto whitespace-pre rounded-md bg-white p-3 font-mono text-xs text-zinc-800 ring-1 ring-zinc-200"
+        className="max-h-80 max-w-[calc(100vw-4rem)] overflow-auto rounded-md bg-white p-3 ring-1 ring-zinc-200"
       >
-        {text}
-      </pre>
+        <pre className="whitespace-pre font-mono text-xs text-zinc-800">{text}</pre>
+      </section>
     </div>
   );
 }

@@ -8,10 +8,11 @@ import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Card, EmptyState, ErrorMessage, Loading } from '../ui/card';
 import { ConfirmDialog } from '../ui/confirm-dialog';
+import { formatDateTime } from '../ui/relative-time';
 import { DeliveryChart } from './delivery-chart';
 import { DeliveryLog } from './delivery-log';
 import { SignatureHelp } from './signature-help';
-import { EndpointStatusBadge, EventBadges, formatDateTime, type Endpoint } from './webhook-shared';
+import { EndpointStatusBadge, EventBadges, type Endpoint } from './webhook-shared';
 
 /** How often the endpoint, chart and log are re-read, so a test event shows up without a reload. */
 const REFRESH_MS = 3_000;

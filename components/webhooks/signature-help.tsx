@@ -44,12 +44,14 @@ export function SignatureHelp() {
       </ol>
       <details className="mt-4 text-sm">
         <summary className="cursor-pointer font-medium text-indigo-700">Example in Node.js</summary>
-        <pre
+        <section
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: the example scrolls sideways; keyboard users must be able to focus it to scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
           tabIndex={0}
-          className="mt-2 overflow-x-auto rounded-md bg-zinc-900 p-3 font-mono text-xs leading-relaxed text-zinc-100"
+          aria-label="Node.js example"
+          className="mt-2 overflow-x-auto rounded-md bg-zinc-900 p-3"
         >
-          {NODE_EXAMPLE}
-        </pre>
+          <pre className="font-mono text-xs leading-relaxed text-zinc-100">{NODE_EXAMPLE}</pre>
+        </section>
       </details>
     </Card>
   );

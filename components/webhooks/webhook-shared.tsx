@@ -1,8 +1,8 @@
 'use client';
 
 import type { inferRouterOutputs } from '@trpc/server';
-import { useEffect, useState } from 'react';
 import type { AppRouter } from '@/server/api/root';
+import { WEBHOOK_EVENTS, type WebhookEvent } from '@/server/domain';
 import { Badge } from '../ui/card';
 
 type Outputs = inferRouterOutputs<AppRouter>;
@@ -10,19 +10,19 @@ export type EndpointListItem = Outputs['webhooks']['list'][number];
 export type Endpoint = Outputs['webhooks']['get'];
 export type DeliveryAttempt = Outputs['webhooks']['deliveries']['items'][number];
 
-/** SPEC 6.1, in the order a meeting produces them. */
-export const EVENT_OPTIONS = [
-  { name: 'meeting.started', description: 'A recording has started.' },
-  { name: 'meeting.transcribed', description: 'A call has finished and its transcript is ready.' },
-  {
-    name: 'meeting.completed',
-    description:
-      'Alias for meeting.transcribed: the same moment. Subscribing to both still sends one delivery.',
-  },
-  { name: 'summary.ready', description: 'An AI summary has finished generating.' },
-] as const;
+/** What each event an endpoint can subscribe to means (a name without one does not compile). */
+const EVENT_DESCRIPTIONS: Record<WebhookEvent, string> = {
+  'meeting.started': 'A recording has started.',
+  'meeting.transcribed': 'A call has finished and its transcript is ready.',
+  'meeting.completed':
+    'Alias for meeting.transcribed: the same moment. Subscribing to both still sends one delivery.',
+  'summary.ready': 'An AI summary has finished generating.',
+};
 
-export type WebhookEventName = (typeof EVENT_OPTIONS)[number]['name'];
+/** SPEC 6.1, in the order a meeting produces them. */
+export const EVENT_OPTIONS = WEBHOOK_EVENTS.map((name) => ({ name, description: EVENT_DESCRIPTIONS[name] }));
+
+export type WebhookEventName = WebhookEvent;
 
 export function EndpointStatusBadge({ active }: { active: boolean }) {
   return (
@@ -43,41 +43,6 @@ export function EventBadges({ events }: { events: readonly string[] }) {
         </li>
       ))}
     </ul>
-  );
-}
-
-/** The current time, re-read every `intervalMs`, so relative times stay true while a page is open. */
-export function useNow(intervalMs = 30_000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs]);
-  return now;
-}
-
-export function formatDateTime(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
-
-export function formatRelative(iso: string, now: number): string {
-  const seconds = Math.round((now - new Date(iso).getTime()) / 1000);
-  if (seconds < 45) return 'just now';
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 24) return `${hours} h ago`;
-  const days = Math.round(hours / 24);
-  if (days < 7) return `${days} ${days === 1 ? 'day' : 'days'} ago`;
-  return new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
-}
-
-/** A relative time with the exact moment in its title and datetime attribute. */
-export function RelativeTime({ iso, now }: { iso: string; now: number }) {
-  return (
-    <time dateTime={iso} title={formatDateTime(iso)}>
-      {formatRelative(iso, now)}
-    </time>
   );
 }
 

@@ -4,15 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useTRPC } from '../trpc';
 import { EmptyState, ErrorMessage, Loading, PageHeader } from '../ui/card';
+import { RelativeTime, useNow } from '../ui/relative-time';
 import { CreateEndpointForm } from './create-endpoint-form';
-import {
-  EndpointStatusBadge,
-  EventBadges,
-  RelativeTime,
-  describeFailure,
-  useNow,
-  type EndpointListItem,
-} from './webhook-shared';
+import { EndpointStatusBadge, EventBadges, describeFailure, type EndpointListItem } from './webhook-shared';
 
 export function WebhooksPage() {
   const trpc = useTRPC();

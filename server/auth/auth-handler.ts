@@ -87,8 +87,14 @@ class CollectedResponse {
   /** The Next API response methods next-auth calls. */
   shim() {
     const res = {
-      status: (code: number) => (this.setStatus(code), res),
-      setHeader: (name: string, value: string | string[]) => (this.setHeader(name, value), res),
+      status: (code: number) => {
+        this.setStatus(code);
+        return res;
+      },
+      setHeader: (name: string, value: string | string[]) => {
+        this.setHeader(name, value);
+        return res;
+      },
       getHeader: (name: string) => this.getHeader(name),
       end: (body?: unknown) => this.write(body),
       send: (body: unknown) => this.write(body),
@@ -175,7 +181,8 @@ export function createAuthHandler(deps: AuthDeps): FetchHandler {
       Object.fromEntries(parseCookies(request.headers.get('cookie'))),
     );
     for (const name of ['next-auth.callback-url', '__Secure-next-auth.callback-url']) {
-      if (name in cookies && !isHttpTarget(cookies[name]!)) delete cookies[name];
+      const value = cookies[name];
+      if (value !== undefined && !isHttpTarget(value)) delete cookies[name];
     }
     // The error page's code (from the query, or the path after /error) goes unencoded into a
     // Location header, where a control character would make the response itself fail.

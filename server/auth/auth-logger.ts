@@ -15,7 +15,7 @@ export class SessionEndedError extends Error {
 }
 
 /** An error's name and message, cut short: no stack, no request body. */
-function describe(metadata: unknown): { name: string; message: string } | undefined {
+function describeError(metadata: unknown): { name: string; message: string } | undefined {
   const err = metadata instanceof Error ? metadata : (metadata as { error?: unknown } | undefined)?.error;
   // jose's errors have an empty name but a code (ERR_JWE_INVALID…).
   if (err instanceof Error)
@@ -38,7 +38,7 @@ const code = (value: unknown) => String(value).slice(0, 64);
  */
 export const authLogger: LoggerInstance = {
   error(errorCode, metadata) {
-    const error = describe(metadata);
+    const error = describeError(metadata);
     // Reading the session cookie failed, on a request or on sign-out: the client's cookie is bad.
     if (errorCode === 'JWT_SESSION_ERROR' || errorCode === 'SIGNOUT_ERROR') {
       log.info(error?.name === 'SessionEndedError' ? 'session ended' : 'session cookie refused', {

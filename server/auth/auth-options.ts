@@ -67,6 +67,7 @@ export const SIGN_IN_THROTTLED = 'TooManyAttempts';
  */
 export const NO_ACCOUNT_HASH = '$2b$12$G8Zx2s1/XSrpKM1jY0uYlOrmwoP9wqI6q5onH5ZmLClPmlfjO2V2i';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: input validation: finding control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /**

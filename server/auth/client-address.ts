@@ -25,9 +25,8 @@ export function clientAddress(headers: HeaderSource, trustProxyHops: number): st
     .split(',')
     .map((h) => h.trim())
     .filter(Boolean);
-  if (hops.length === 0) return null;
-  const entry = hops[Math.max(0, hops.length - 1 - trustProxyHops)]!;
-  return normalizeAddress(entry);
+  const entry = hops[Math.max(0, hops.length - 1 - trustProxyHops)];
+  return entry === undefined ? null : normalizeAddress(entry);
 }
 
 function normalizeAddress(entry: string): string {
@@ -35,7 +34,7 @@ function normalizeAddress(entry: string): string {
   const bare = entry.startsWith('[')
     ? entry.slice(1, entry.indexOf(']'))
     : /^\d+\.\d+\.\d+\.\d+:\d+$/.test(entry)
-      ? entry.split(':')[0]!
+      ? entry.slice(0, entry.indexOf(':'))
       : entry;
   if (!ipaddr.isValid(bare)) return 'unparseable';
   const address = ipaddr.process(bare);

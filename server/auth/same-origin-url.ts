@@ -11,6 +11,7 @@ export const DEFAULT_LANDING_PATH = '/notes';
 export function sameOriginUrl(url: unknown, baseUrl: string): string {
   const base = new URL(baseUrl);
   const fallback = new URL(DEFAULT_LANDING_PATH, base).toString();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: input validation: a URL with a control character is refused
   if (typeof url !== 'string' || !url || url.length > 2048 || /[\\\u0000-\u001f\u007f]/.test(url))
     return fallback;
   let target: URL;

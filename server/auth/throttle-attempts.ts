@@ -73,7 +73,7 @@ async function consumeAll(db: Queryable, now: Date, windows: RateLimitWindow[]):
     // An address's first attempt in a window: the time to drop counters every window has
     // outlived (consumeRateLimit clears only a bucket it reuses; an email tried once would stay).
     if (window.bucket.includes(':address:') && result.remaining === window.limit - 1)
-      await pruneCounters(db, window.bucket.split(':')[0]!, now);
+      await pruneCounters(db, window.bucket.slice(0, window.bucket.indexOf(':')), now);
   }
   return { allowed: true, refund };
 }

@@ -140,6 +140,8 @@ export async function migrateDatabase(database: Database): Promise<void> {
     await migrate(database.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
     return;
   }
+  const { url } = database;
+  if (!url) throw new Error(`Cannot migrate ${database.location}: the PostgreSQL database has no URL`);
   const [{ migrate }, { drizzle }, { default: postgres }] = await Promise.all([
     import('drizzle-orm/postgres-js/migrator'),
     import('drizzle-orm/postgres-js'),
@@ -147,7 +149,7 @@ export async function migrateDatabase(database: Database): Promise<void> {
   ]);
   // Several instances may start at once: one migrates while the others wait on the lock,
   // which lives on one connection, hence a client of its own.
-  const client = postgres(database.url!, { max: 1, onnotice: () => {} });
+  const client = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const db = drizzle({ client });
     await db.execute(sql`select pg_advisory_lock(727465001)`);

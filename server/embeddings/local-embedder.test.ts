@@ -64,7 +64,7 @@ describe('LocalEmbedder', () => {
     const vs = await e.embed(texts);
     expect(vs).toHaveLength(texts.length);
     for (const v of vs) expect(norm(v)).toBeCloseTo(1, 10);
-    vs.forEach((v, i) => expect(v).toEqual(e.embedText(texts[i]!)));
+    for (const [i, v] of vs.entries()) expect(v).toEqual(e.embedText(texts[i]!));
   });
 
   it('gives a fixed unit vector, far from every real text, to text without content words', async () => {

@@ -1,16 +1,12 @@
-import { stemmer } from 'stemmer';
+import { type Part, scan, stemOf } from '../text/tokenize';
 import type { EmbeddingProvider } from './provider';
-import { foldWord, isStopWord } from './stop-words';
 
 // The built-in embedder (D19 `local`): a lexical model, deterministic, offline and fast. It does
 // not understand synonyms; it matches words, their inflections (Porter stems), phrases (bigrams)
 // and near-spellings (character n-grams).
 //
-// Text → tokens: letter/digit runs of the original text, folded (NFKD, diacritics stripped,
-// lowercase), split on apostrophes and punctuation; "fail-over" is kept as its parts plus the
-// compound "failover"; digit groups joined by "." or "," stay one number ("3.5"; "1,000" and
-// "1.000" both read as "1000" when the group after the separator has exactly three digits).
-// Stop words (English, German, French) are dropped; the rest are stemmed.
+// Text → tokens: see server/text/tokenize.ts; "fail-over" counts as its parts plus the
+// compound "failover".
 //
 // Features, three families, each weighted 1 + ln(tf) and scaled to unit length before mixing:
 //   unigrams  stems (and compounds)                                    weight 1.0  (~53% of the mass)
@@ -31,6 +27,10 @@ import { foldWord, isStopWord } from './stop-words';
 // Anything that changes the vectors (lists, weights, hashing) must change MODEL, so that stored
 // vectors show as stale and `npm run reindex` replaces them.
 
+// The tokenizer lives in server/text/tokenize.ts (shared with snippets and the browser's
+// highlighting); re-exported here for the callers that embed and tokenize alike.
+export { type Token, tokenize } from '../text/tokenize';
+
 export const LOCAL_MODEL = 'local-lexical-v1';
 
 const WEIGHT_UNIGRAM = 1.0;
@@ -40,121 +40,6 @@ const CHAR_MIN = 3;
 const CHAR_MAX = 5;
 /** Longer words (hashes, URLs run together) contribute n-grams of their first characters only. */
 const CHAR_WORD_MAX = 40;
-
-export interface Token {
-  /** The stem used as a feature, e.g. "failov" for "Failovers". */
-  token: string;
-  /** The folded word before stemming, e.g. "failovers". */
-  word: string;
-  /** Offsets in the original text (UTF-16 code units): text.slice(start, end) is the word. */
-  start: number;
-  end: number;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Tokenisation
-
-interface Part {
-  start: number;
-  end: number;
-  folded: string;
-  /** Parts joined by hyphens share a group; a lone word is its own group. */
-  group: number;
-  stop: boolean;
-  stem: string;
-  /** A sentence boundary (. ! ? ; or a line break) lies between this part and the previous one. */
-  breakBefore: boolean;
-}
-
-const ATOM = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
-const ASCII_ALNUM = /^[\x30-\x39\x41-\x5a\x61-\x7a]+$/;
-const ASCII_LOWER_LETTERS = /^[a-z]+$/;
-
-const isDigitCode = (c: number) => c >= 48 && c <= 57;
-const isHyphenCode = (c: number) => c === 45 || c === 0x2010 || c === 0x2011;
-const isBreakCode = (c: number) => c === 46 || c === 33 || c === 63 || c === 59 || c === 10 || c === 13;
-
-function foldAtom(atom: string): string {
-  return ASCII_ALNUM.test(atom) ? atom.toLowerCase() : foldWord(atom);
-}
-
-const stemCache = new Map<string, string>();
-const STEM_CACHE_MAX = 50_000;
-
-function stemOf(folded: string): string {
-  if (!ASCII_LOWER_LETTERS.test(folded)) return folded; // numbers, "40k", non-Latin scripts
-  let s = stemCache.get(folded);
-  if (s === undefined) {
-    s = stemmer(folded);
-    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
-    stemCache.set(folded, s);
-  }
-  return s;
-}
-
-function hasBreak(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (isBreakCode(text.charCodeAt(i))) return true;
-  return false;
-}
-
-function scan(text: string): Part[] {
-  const parts: Part[] = [];
-  let group = 0;
-  let prev: Part | undefined;
-  let prevIsNumber = false;
-  ATOM.lastIndex = 0;
-  for (let m = ATOM.exec(text); m !== null; m = ATOM.exec(text)) {
-    const atom = m[0];
-    const start = m.index;
-    const end = start + atom.length;
-    if (prev && prev.end + 1 === start) {
-      const sep = text.charCodeAt(prev.end);
-      // "3.5", "1,000", "1.000.000": one number
-      if (
-        (sep === 46 || sep === 44) &&
-        prevIsNumber &&
-        isDigitCode(text.charCodeAt(prev.end - 1)) &&
-        isDigitCode(text.charCodeAt(start))
-      ) {
-        const folded = foldAtom(atom);
-        const thousands = /^\d{3}$/.test(folded);
-        prev.folded += thousands ? folded : `.${folded}`;
-        prev.end = end;
-        prev.stem = prev.folded;
-        continue;
-      }
-      if (isHyphenCode(sep)) {
-        const folded = foldAtom(atom);
-        if (folded.length === 0) continue;
-        prev = { start, end, folded, group, stop: isStopWord(folded), stem: '', breakBefore: false };
-        prevIsNumber = /^\d/.test(folded);
-        parts.push(prev);
-        continue;
-      }
-    }
-    const folded = foldAtom(atom);
-    if (folded.length === 0) continue;
-    group++;
-    const breakBefore = prev !== undefined && hasBreak(text, prev.end, start);
-    prev = { start, end, folded, group, stop: isStopWord(folded), stem: '', breakBefore };
-    prevIsNumber = /^\d/.test(folded);
-    parts.push(prev);
-  }
-  for (const p of parts) if (!p.stop && p.stem === '') p.stem = stemOf(p.folded);
-  return parts;
-}
-
-/**
- * The content tokens of a text, in order: folded, stop words removed, stemmed, each with its
- * offsets in the original text (for snippets and highlighting).
- */
-export function tokenize(text: string): Token[] {
-  const out: Token[] = [];
-  for (const p of scan(text)) {
-    if (!p.stop) out.push({ token: p.stem, word: p.folded, start: p.start, end: p.end });
-  }
-  return out;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Features and hashing
@@ -205,21 +90,27 @@ function addCharNgrams(map: Map<number, number>, word: string): void {
   }
 }
 
+/** The parts of each surface word (a lone part, or the parts of a hyphenated group), in order. */
+function surfaceWords(parts: Part[]): Part[][] {
+  const words: Part[][] = [];
+  for (const p of parts) {
+    const word = words.at(-1);
+    if (word && word[0]?.group === p.group) word.push(p);
+    else words.push([p]);
+  }
+  return words;
+}
+
 function extractFeatures(text: string): Features {
-  const parts = scan(text);
   const unigrams = new Map<number, number>();
   const bigrams = new Map<number, number>();
   const chars = new Map<number, number>();
   let prevStem: string | undefined;
-  for (let i = 0; i < parts.length; ) {
-    // one surface word: a lone part or a hyphenated group
-    const group = parts[i]!.group;
-    let j = i;
+  for (const word of surfaceWords(scan(text))) {
     let anyContent = false;
     let allLetters = true;
     let compound = '';
-    while (j < parts.length && parts[j]!.group === group) {
-      const p = parts[j]!;
+    for (const p of word) {
       compound += p.folded;
       if (!/\p{L}/u.test(p.folded)) allLetters = false;
       if (!p.stop) {
@@ -232,17 +123,15 @@ function extractFeatures(text: string): Features {
       } else if (p.breakBefore) {
         prevStem = undefined;
       }
-      j++;
     }
     if (anyContent) {
-      if (j - i > 1 && allLetters) {
+      if (word.length > 1 && allLetters) {
         bump(unigrams, fmix32(fnv(SEED_UNIGRAM, stemOf(compound))));
         addCharNgrams(chars, compound);
       } else {
-        for (let k = i; k < j; k++) if (!parts[k]!.stop) addCharNgrams(chars, parts[k]!.folded);
+        for (const p of word) if (!p.stop) addCharNgrams(chars, p.folded);
       }
     }
-    i = j;
   }
   return { unigrams, bigrams, chars };
 }
@@ -286,15 +175,14 @@ function emptyVector(dimensions: number): number[] {
 export function embedLocal(text: string, dimensions = 384): number[] {
   const vec = new Float64Array(dimensions);
   const any = forEachWeighted(extractFeatures(text), (key, w) => {
-    vec[(key & 0x7fffffff) % dimensions]! += key < 0 ? -w : w;
+    const i = (key & 0x7fffffff) % dimensions;
+    vec[i] = (vec[i] ?? 0) + (key < 0 ? -w : w); // i is in range: the default never applies
   });
   let sumSq = 0;
-  for (let i = 0; i < dimensions; i++) sumSq += vec[i]! * vec[i]!;
+  for (const x of vec) sumSq += x * x;
   if (!any || sumSq === 0) return emptyVector(dimensions);
   const inv = 1 / Math.sqrt(sumSq);
-  const out = new Array<number>(dimensions);
-  for (let i = 0; i < dimensions; i++) out[i] = vec[i]! * inv;
-  return out;
+  return Array.from(vec, (x) => x * inv);
 }
 
 function sparseOf(text: string): Map<number, number> | undefined {

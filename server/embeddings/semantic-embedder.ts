@@ -71,7 +71,8 @@ export async function loadUseLite(): Promise<SentenceEncoder> {
   return {
     async encode(text) {
       const [vector] = await model.embed([text]);
-      return vector!;
+      if (!vector) throw new Error('USE-lite returned no vector');
+      return vector;
     },
   };
 }
@@ -193,20 +194,17 @@ export class SemanticEmbedder implements EmbeddingProvider {
 
   private combine(meaning: Float64Array, text: string): number[] {
     const w = this.lexicalWeight;
-    const out = new Array<number>(this.dimensions);
     const a = Math.sqrt(1 - w);
-    for (let i = 0; i < USE_LITE_DIMENSIONS; i++) out[i] = meaning[i]! * a;
+    const out = Array.from(meaning, (x) => x * a);
     if (this.dimensions > USE_LITE_DIMENSIONS) {
-      const words = embedLocal(text, this.dimensions - USE_LITE_DIMENSIONS);
       const b = Math.sqrt(w);
-      for (let i = 0; i < words.length; i++) out[USE_LITE_DIMENSIONS + i] = words[i]! * b;
+      for (const x of embedLocal(text, this.dimensions - USE_LITE_DIMENSIONS)) out.push(x * b);
     }
     // Both parts are unit length already; this only removes rounding.
     let sumSq = 0;
     for (const x of out) sumSq += x * x;
     const inv = 1 / Math.sqrt(sumSq);
-    for (let i = 0; i < out.length; i++) out[i]! *= inv;
-    return out;
+    return out.map((x) => x * inv);
   }
 }
 
@@ -223,19 +221,19 @@ async function meaningOf(
   }
   for (const piece of splitIntoPieces(input)) {
     signal?.throwIfAborted();
-    const v = await serially(() => encoder.encode(piece));
+    const v = Array.from(await serially(() => encoder.encode(piece)));
     if (v.length !== USE_LITE_DIMENSIONS)
       throw new Error(`USE-lite returned ${v.length} numbers instead of ${USE_LITE_DIMENSIONS}`);
     let sumSq = 0;
-    for (let i = 0; i < USE_LITE_DIMENSIONS; i++) sumSq += v[i]! * v[i]!;
+    for (const x of v) sumSq += x * x;
     if (!(sumSq > 0) || !Number.isFinite(sumSq))
       throw new Error('USE-lite returned a vector that is zero or not finite');
     const scale = piece.length / Math.sqrt(sumSq);
-    for (let i = 0; i < USE_LITE_DIMENSIONS; i++) sum[i]! += v[i]! * scale;
+    // v and sum have the same length (checked above): the default never applies.
+    for (const [i, x] of v.entries()) sum[i] = (sum[i] ?? 0) + x * scale;
   }
   let sumSq = 0;
   for (const x of sum) sumSq += x * x;
   const inv = 1 / Math.sqrt(sumSq);
-  for (let i = 0; i < USE_LITE_DIMENSIONS; i++) sum[i]! *= inv;
-  return sum;
+  return sum.map((x) => x * inv);
 }

@@ -88,9 +88,11 @@ async function startThread(): Promise<Thread> {
     pending.clear();
   };
   worker.on('message', (m: Reply) => {
-    const p = pending.get(m.id!);
+    // Replies without an id (ready, loadError) are handled where the thread starts.
+    if (m.id === undefined) return;
+    const p = pending.get(m.id);
     if (!p) return;
-    pending.delete(m.id!);
+    pending.delete(m.id);
     if (m.vector) p.resolve(m.vector);
     else p.reject(new Error(m.error ?? 'the model thread returned nothing'));
   });

@@ -59,8 +59,9 @@ export async function consumeRateLimits(
   windows: RateLimitWindow[],
   now = new Date(),
 ): Promise<RateLimitResult> {
-  if (windows.length === 0) throw new Error('consumeRateLimits needs at least one window');
-  if (windows.length === 1) return consumeRateLimit(db, windows[0]!, now);
+  const [first, ...others] = windows;
+  if (!first) throw new Error('consumeRateLimits needs at least one window');
+  if (others.length === 0) return consumeRateLimit(db, first, now);
   const ordered = [...windows].sort((a, b) =>
     a.bucket === b.bucket ? a.start.getTime() - b.start.getTime() : a.bucket < b.bucket ? -1 : 1,
   );
@@ -89,7 +90,7 @@ export async function consumeRateLimits(
       sql`update rate_limit_counters set count = count + 1 where (bucket, window_start) in (${rowsOf})`,
     );
     for (const window of ordered) if (countOf(window) === 0) await deleteOlderWindows(tx, window);
-    return rateLimitResult(windows[0]!, countOf(windows[0]!) + 1, now);
+    return rateLimitResult(first, countOf(first) + 1, now);
   });
 }
 

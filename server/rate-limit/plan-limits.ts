@@ -1,4 +1,4 @@
-import type { Plan } from '../db/schema';
+import type { Plan } from '../domain';
 import { clockMinuteWindow, utcDayWindow, type RateLimitWindow } from './consume-rate-limit';
 
 // D14, D22: requests per account per UTC day, by plan, in either form; enterprise accounts have their own figure.

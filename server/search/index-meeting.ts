@@ -5,6 +5,7 @@ import { meetings, passages, transcriptSegments } from '../db/schema';
 import type { EmbeddingProvider } from '../embeddings/provider';
 import type { Segment } from '../notes/note-record';
 import type { Summary } from '../notes/summary';
+import { embedEach, embedOne } from './embed-checked';
 import { makePassages } from './make-passages';
 
 // Each row carries its segments' vectors too (a few thousand numbers): batches stay moderate.
@@ -23,7 +24,7 @@ export function segmentVectorsOf(
   const floats = Float32Array.from(out);
   const bytes = new Uint8Array(floats.length * 4);
   const view = new DataView(bytes.buffer);
-  floats.forEach((x, i) => view.setFloat32(i * 4, x, true));
+  for (const [i, x] of floats.entries()) view.setFloat32(i * 4, x, true);
   return bytes;
 }
 
@@ -49,18 +50,12 @@ export async function embedTranscript(
   const covered = new Set<number>();
   for (const d of drafts) for (let seq = d.firstSequence; seq <= d.lastSequence; seq++) covered.add(seq);
   const segmentsUsed = segments.filter((s) => covered.has(s.sequence));
-  const vectors = await embedder.embed(
-    drafts.map((d) => d.text),
-    opts,
-  );
-  const segmentVectors = await embedder.embed(
-    segmentsUsed.map((s) => s.content),
-    opts,
-  );
-  const bySequence = new Map(segmentsUsed.map((s, i) => [s.sequence, segmentVectors[i]!]));
-  return drafts.map((d, i) => ({
+  const embedded = await embedEach(embedder, drafts, (d) => d.text, opts);
+  const segmentVectors = await embedEach(embedder, segmentsUsed, (s) => s.content, opts);
+  const bySequence = new Map(segmentVectors.map(([s, vector]) => [s.sequence, vector]));
+  return embedded.map(([d, embedding]) => ({
     ...d,
-    embedding: vectors[i]!,
+    embedding,
     segmentEmbeddings: segmentVectorsOf(d, bySequence),
   }));
 }
@@ -147,9 +142,9 @@ export async function indexSummary(
   summary: Summary,
   text: string | null,
 ): Promise<void> {
-  const [vector] = await embedder.embed([summarySearchText(summary, text)]);
+  const vector = await embedOne(embedder, summarySearchText(summary, text));
   await db
     .update(meetings)
-    .set({ summaryEmbedding: vector!, summaryEmbeddingModel: embedder.model })
+    .set({ summaryEmbedding: vector, summaryEmbeddingModel: embedder.model })
     .where(eq(meetings.id, meetingId));
 }

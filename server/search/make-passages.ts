@@ -32,26 +32,30 @@ export function passageText<S extends Pick<Segment, 'content'>>(
 }
 
 export function makePassages(segments: Pick<Segment, 'sequence' | 'content'>[]): PassageDraft[] {
+  const at = (i: number) => {
+    const segment = segments[i];
+    if (!segment) throw new RangeError(`makePassages: no segment at ${i} of ${segments.length}`);
+    return segment;
+  };
   const passages: PassageDraft[] = [];
   let start = 0;
   while (start < segments.length) {
     let end = start; // inclusive
-    let length = segments[start]!.content.length;
+    let length = at(start).content.length;
     // Grow while short of the minimum and the next segment still fits under the maximum.
     while (
       end + 1 < segments.length &&
       length < MIN_PASSAGE_CHARS &&
-      length + 1 + segments[end + 1]!.content.length <= MAX_PASSAGE_CHARS
+      length + 1 + at(end + 1).content.length <= MAX_PASSAGE_CHARS
     ) {
       end++;
-      length += 1 + segments[end]!.content.length;
+      length += 1 + at(end).content.length;
     }
-    const window = segments.slice(start, end + 1);
     passages.push({
       position: passages.length,
-      text: passageText(window).text,
-      firstSequence: window[0]!.sequence,
-      lastSequence: window.at(-1)!.sequence,
+      text: passageText(segments.slice(start, end + 1)).text,
+      firstSequence: at(start).sequence,
+      lastSequence: at(end).sequence,
     });
     if (end + 1 >= segments.length) break;
     // Overlap by one segment, unless the window is that one segment (then move on).

@@ -1,4 +1,4 @@
-import { tokenize } from '../embeddings/local-embedder';
+import { tokenize } from '../text/tokenize';
 
 export const SNIPPET_MAX_CHARS = 300;
 const ELLIPSIS = '…';

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Db, type Queryable } from '../db/client';
 import type { EmbeddingProvider } from '../embeddings/provider';
 import type { Summary } from '../notes/summary';
+import { embedEach, embedOne } from './embed-checked';
 import { adoptDimensionsIfEmpty, ensureVectorIndexes, storedDimensions } from './embedding-dimensions';
 import { indexStoredTranscript, indexSummary, segmentVectorsOf, summarySearchText } from './index-meeting';
 import { toVectorLiteral } from './vector-search';
@@ -14,9 +15,11 @@ import { toVectorLiteral } from './vector-search';
 // no vectors at all has nothing to keep and is moved in place.
 
 /** Called after each meeting or summary; the run waits for it (and stops if it throws). */
-export interface ReindexProgress {
-  (label: 'transcripts' | 'summaries', done: number, total: number): void | Promise<void>;
-}
+export type ReindexProgress = (
+  label: 'transcripts' | 'summaries',
+  done: number,
+  total: number,
+) => void | Promise<void>;
 
 export interface ReindexResult {
   model: string;
@@ -25,8 +28,6 @@ export interface ReindexResult {
   transcripts: number;
   summaries: number;
 }
-
-const vectorOrNull = (v: number[] | undefined) => (v ? toVectorLiteral(v) : null);
 
 async function columnDims(db: Queryable, table: string, column: string): Promise<number | null> {
   const [row] = await queryRows<{ dims: number }>(
@@ -179,12 +180,12 @@ async function fillShadow(db: Queryable, embedder: EmbeddingProvider, onProgress
     const used = segments.filter((s) =>
       rows.some((r) => s.sequence >= r.first_sequence && s.sequence <= r.last_sequence),
     );
-    const vectors = await embedder.embed(rows.map((r) => r.text));
-    const segmentVectors = await embedder.embed(used.map((s) => s.content));
-    const bySequence = new Map(used.map((s, j) => [s.sequence, segmentVectors[j]!]));
-    for (const [j, r] of rows.entries()) {
+    const embedded = await embedEach(embedder, rows, (r) => r.text);
+    const segmentVectors = await embedEach(embedder, used, (s) => s.content);
+    const bySequence = new Map(segmentVectors.map(([s, vector]) => [s.sequence, vector]));
+    for (const [r, vector] of embedded) {
       const draft = { firstSequence: r.first_sequence, lastSequence: r.last_sequence };
-      await db.execute(sql`update passages set embedding_next = ${vectorOrNull(vectors[j])}::vector,
+      await db.execute(sql`update passages set embedding_next = ${toVectorLiteral(vector)}::vector,
                              segment_embeddings_next = ${segmentVectorsOf(draft, bySequence)}::bytea, model_next = ${embedder.model}
                            where id = ${r.id}`);
     }
@@ -197,8 +198,8 @@ async function fillShadow(db: Queryable, embedder: EmbeddingProvider, onProgress
         order by created_at`,
   );
   for (const [i, m] of summaries.entries()) {
-    const [vector] = await embedder.embed([summarySearchText(m.summary, m.summary_text)]);
-    await db.execute(sql`update meetings set summary_embedding_next = ${vectorOrNull(vector)}::vector, summary_embedding_model_next = ${embedder.model}
+    const vector = await embedOne(embedder, summarySearchText(m.summary, m.summary_text));
+    await db.execute(sql`update meetings set summary_embedding_next = ${toVectorLiteral(vector)}::vector, summary_embedding_model_next = ${embedder.model}
                          where id = ${m.id}`);
     await onProgress('summaries', i + 1, summaries.length);
   }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client';
 import type { Services } from '../services';
+import { embedEach, embedOne } from './embed-checked';
 import { readSegmentVectors } from './index-meeting';
 import { passageText } from './make-passages';
 import { makeSnippet } from './make-snippet';
@@ -13,13 +14,19 @@ export interface PassageHit {
   snippet: string;
   score: number;
   startTime: number;
+  /** The segment startTime belongs to: with noteId, the moment's identity (one hit per moment). */
+  sequence: number;
   /** For the settings app's presentation only (issue 13); the API leaves it out (D7). */
   relevance: Relevance;
 }
 
-const dot = (a: ArrayLike<number>, b: ArrayLike<number>, offset = 0) => {
+/** a[offset..offset+b.length) · b; the caller passes an `a` that holds that range. */
+const dot = (a: ArrayLike<number>, b: readonly number[], offset = 0) => {
+  if (a.length < offset + b.length)
+    throw new RangeError(`dot: ${a.length} components, ${offset + b.length} needed`);
   let sum = 0;
-  for (let i = 0; i < b.length; i++) sum += a[offset + i]! * b[i]!;
+  // In range by the check above: the defaults never apply.
+  for (let i = 0; i < b.length; i++) sum += (a[offset + i] ?? 0) * (b[i] ?? 0);
   return sum;
 };
 
@@ -45,8 +52,8 @@ export async function searchPassages(
   // Right after a reindex swapped in vectors of another length, a server still on the old
   // configuration has nothing it may compare (pgvector would refuse): no hits, not an error.
   if ((await columnDimensions(db, 'passages', 'embedding')) !== embedder.dimensions) return [];
-  const [queryVector] = await embedder.embed([q]);
-  const literal = toVectorLiteral(queryVector!);
+  const queryVector = await embedOne(embedder, q);
+  const literal = toVectorLiteral(queryVector);
   const rows = await vectorSearch<{
     id: string;
     meeting_id: string;
@@ -78,11 +85,6 @@ export async function searchPassages(
     db,
     sql`select meeting_id, sequence, content, start_time from transcript_segments where ${sql.join(ranges, sql` or `)} order by meeting_id, sequence`,
   );
-  const hitSegments = rows.map((r) =>
-    segments.filter(
-      (s) => s.meeting_id === r.meeting_id && s.sequence >= r.first_sequence && s.sequence <= r.last_sequence,
-    ),
-  );
   // The hits' segment vectors (read for these rows only, not for every candidate of the scan).
   const vectorRows = await queryRows<{ id: string; segment_embeddings: Uint8Array | null }>(
     db,
@@ -93,33 +95,42 @@ export async function searchPassages(
   );
   const bytesOf = new Map(vectorRows.map((r) => [r.id, r.segment_embeddings]));
   const dims = embedder.dimensions;
-  const stored = rows.map((r, i) => {
-    const bytes = bytesOf.get(r.id);
+  const candidates = rows.map((row) => {
+    const own = segments.filter(
+      (s) =>
+        s.meeting_id === row.meeting_id &&
+        s.sequence >= row.first_sequence &&
+        s.sequence <= row.last_sequence,
+    );
+    const bytes = bytesOf.get(row.id);
     const flat = bytes ? readSegmentVectors(bytes) : null;
     // Stored at indexing time for every segment of the passage; rows indexed before migration
     // 0005 (until a reindex) have none, and a transcript changed since would not line up.
-    return flat && flat.length === hitSegments[i]!.length * dims ? flat : null;
+    return { row, own, stored: flat && flat.length === own.length * dims ? flat : null };
   });
-  const missing = hitSegments.filter((_, i) => !stored[i]).flat();
-  const embeddedNow = missing.length ? await embedder.embed(missing.map((s) => s.content)) : [];
-  const fresh = new Map(missing.map((s, i) => [s, embeddedNow[i]!]));
+  const missing = candidates.flatMap((c) => (c.stored ? [] : c.own));
+  const fresh = new Map(missing.length ? await embedEach(embedder, missing, (s) => s.content) : []);
 
   const seen = new Set<string>();
   const hits: PassageHit[] = [];
-  rows.forEach((row, i) => {
-    if (hits.length >= limit) return;
-    const own = hitSegments[i]!;
-    const scoreOf = (j: number) =>
-      stored[i] ? dot(stored[i]!, queryVector!, j * dims) : dot(fresh.get(own[j]!)!, queryVector!);
+  for (const { row, own, stored } of candidates) {
+    if (hits.length >= limit) break;
+    const scoreOf = (segment: (typeof own)[number], j: number) => {
+      if (stored) return dot(stored, queryVector, j * dims);
+      const vector = fresh.get(segment);
+      if (!vector) throw new Error(`searchPassages: segment ${segment.sequence} was not embedded`);
+      return dot(vector, queryVector);
+    };
     let best = 0;
     let bestScore = -Infinity;
-    own.forEach((_, j) => {
-      const s = scoreOf(j);
+    for (const [j, segment] of own.entries()) {
+      const s = scoreOf(segment, j);
       if (s > bestScore) [best, bestScore] = [j, s];
-    });
+    }
     const segment = own[best];
-    const moment = `${row.meeting_id}:${segment?.sequence ?? row.first_sequence}`;
-    if (seen.has(moment)) return;
+    const sequence = segment?.sequence ?? row.first_sequence;
+    const moment = `${row.meeting_id}:${sequence}`;
+    if (seen.has(moment)) continue;
     seen.add(moment);
     const { text, spans } = passageText(own);
     const span = spans.find((s) => s.segment === segment) ?? spans[0];
@@ -129,8 +140,9 @@ export async function searchPassages(
       snippet: makeSnippet(text, span ?? { start: 0, end: text.length }, q),
       score: 1 - Number(row.distance),
       startTime: Number(segment?.start_time ?? 0),
+      sequence,
       relevance: relevanceOf(embedder.model, 1 - Number(row.distance)),
     });
-  });
+  }
   return hits;
 }

@@ -224,17 +224,20 @@ function collectParticipants(segments: SummarizerInput['segments']): string[] {
 }
 
 function buildContext(title: string | null, sentences: Sentence[]): string | null {
-  if (!sentences.length) return null;
+  const [first] = sentences;
+  if (!first) return null;
   const picked: string[] = [];
   const window = sentences.slice(0, CONTEXT_WINDOW);
   for (const s of window) {
     if (!s.core) continue;
     if (picked.length && (picked.join(' ').length + s.core.length > CONTEXT_MAX || s.question)) break;
-    picked.push(truncate(s.core, CONTEXT_MAX));
-    if (picked.length === 2 || picked[0]!.length > 160) break;
+    const piece = truncate(s.core, CONTEXT_MAX);
+    picked.push(piece);
+    // Two sentences, or one long enough on its own.
+    if (picked.length === 2 || (picked.length === 1 && piece.length > 160)) break;
   }
   // A meeting of only small talk still gets a context: what was said first.
-  if (!picked.length) picked.push(truncate(sentences[0]!.text, CONTEXT_MAX));
+  if (!picked.length) picked.push(truncate(first.text, CONTEXT_MAX));
   const body = picked.join(' ');
   const cleanTitle = title?.trim();
   return cleanTitle ? `${cleanTitle} — ${body}` : body;
@@ -276,8 +279,8 @@ function extractDecisions(sentences: Sentence[], actionSentences: Set<Sentence>)
     seen.add(key);
     out.push(cleaned);
   };
-  for (let i = 0; i < sentences.length && out.length < MAX_DECISIONS; i++) {
-    const s = sentences[i]!;
+  for (const [i, s] of sentences.entries()) {
+    if (out.length >= MAX_DECISIONS) break;
     if (s.smallTalk && !AFFIRMATION.test(s.text.trim())) continue;
     if (AFFIRMATION.test(s.text.trim())) {
       // "Agreed." confirms what someone else just proposed.
@@ -434,13 +437,14 @@ function parseActionItem(s: Sentence, names: NameIndex): ParsedActionItem {
   const firstPerson = FIRST_PERSON_COMMITMENT.exec(text);
   const request = REQUEST.exec(text);
   const named = names.commitment?.exec(text) ?? null;
+  const namedName = named?.[1];
   const namedOwner =
-    named && /^\p{Lu}/u.test(named[1]!) ? (names.byName.get(named[1]!.toLowerCase()) ?? null) : null;
+    namedName && /^\p{Lu}/u.test(namedName) ? (names.byName.get(namedName.toLowerCase()) ?? null) : null;
   const deadline = findDeadline(text);
   const otherCue = OTHER_ACTION_CUE.test(text);
   if (firstPerson && NOT_A_COMMITMENT.test(text) && !request && !deadline) return NONE;
   if (!firstPerson && !request && !namedOwner && !otherCue) {
-    if (!deadline || !deadline.firm || !OBLIGATION.test(text)) return NONE;
+    if (!deadline?.firm || !OBLIGATION.test(text)) return NONE;
   }
   if (s.question && !request) return NONE;
 
@@ -476,7 +480,7 @@ function findAddressee(text: string, requestIndex: number, names: NameIndex, spe
   if (lead?.[1]) candidates.push(lead[1]);
   const trail = text.match(/,\s*@?(\p{Lu}[\p{L}'-]*(?: \p{Lu}[\p{L}'-]*)?)\s*[?.!]*$/u);
   if (trail?.[1]) candidates.push(trail[1]);
-  for (const at of text.matchAll(/@(\p{L}+)/gu)) candidates.push(at[1]!);
+  for (const [, handle] of text.matchAll(/@(\p{L}+)/gu)) if (handle) candidates.push(handle);
   for (const c of candidates) {
     const owner = names.byName.get(c.trim().toLowerCase());
     if (owner && owner !== speaker) return owner;
@@ -515,7 +519,8 @@ function cleanTask(raw: string, deadline: string | null, names: NameIndex): stri
   }
   // "Ben to draft the proposal" / "Ben will draft …" → "draft the proposal"
   const named = t.match(/^(\p{Lu}[\p{L}'-]*)(?:'ll| will| is going to| to| can| needs to| should)\s+(.+)$/u);
-  if (named && names.byName.has(named[1]!.toLowerCase())) t = named[2]!;
+  const [, who, rest] = named ?? [];
+  if (who && rest && names.byName.has(who.toLowerCase())) t = rest;
   t = t
     .replace(/,?\s+(?:please|bitte|s'il te pla[iî]t|s'il vous pla[iî]t)(?=[\s,.!?]*$)/i, '')
     .replace(/,\s*@?(\p{Lu}[\p{L}'-]*)\s*$/u, (m, name: string) =>
@@ -644,13 +649,11 @@ function classifySentiment(sentences: Sentence[]): 'positive' | 'neutral' | 'neg
     // Greetings ("good morning") and thanks say nothing about how the meeting went.
     if (s.pleasantry) continue;
     const tokens = s.text.toLowerCase().replace(GREETING_WITH_POLARITY, ' ').match(word) ?? [];
-    for (let i = 0; i < tokens.length; i++) {
-      const t = tokens[i]!;
+    for (const [i, t] of tokens.entries()) {
       const polarity = POSITIVE.has(t) ? 1 : NEGATIVE.has(t) ? -1 : 0;
       if (!polarity) continue;
       let negated = false;
-      for (let j = Math.max(0, i - 3); j < i; j++) {
-        const p = tokens[j]!;
+      for (const p of tokens.slice(Math.max(0, i - 3), i)) {
         if (NEGATORS.has(p) || p.endsWith("n't")) negated = true;
       }
       if (polarity > 0 !== negated) pos++;

@@ -1,7 +1,7 @@
-// Stop words for the local lexical embedder: English, plus short German and French lists because
-// meetings are also held in those languages. Words are written naturally here and folded the same
-// way as tokens (NFKD, diacritics stripped, lowercase) when the set is built, so "für" matches
-// "fur" and "à" matches "a".
+// Stop words for the search tokenizer (tokenize.ts), and so for the local lexical embedder:
+// English, plus short German and French lists because meetings are also held in those languages.
+// Words are written naturally here and folded the same way as tokens (NFKD, diacritics stripped,
+// lowercase) when the set is built, so "für" matches "fur" and "à" matches "a".
 //
 // Tokens are split on apostrophes, so contraction pieces ("don", "t", "ll") and French elisions
 // ("l", "qu", "j") are listed too. Words that are function words in one language but content words
