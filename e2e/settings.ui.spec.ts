@@ -95,6 +95,13 @@ test('issue 5, SPEC 5: create a key, call /v1 with it (200), revoke it (401)', a
   expect((await request.get('/v1/notes', { headers: { authorization: `Bearer ${key}` } })).status()).toBe(
     200,
   );
+  // The picture shows the settled page: the new key listed and the form ready for the next one.
+  await expect(page.getByTestId('key-row').filter({ hasText: 'e2e key' })).toHaveCount(1, {
+    timeout: 60_000,
+  });
+  await expect(
+    page.getByTestId('create-key-form').getByRole('button', { name: /create key/i }),
+  ).toBeEnabled();
   await shot(page, 'api-keys');
 
   const row = page.getByTestId('key-row').filter({ hasText: 'e2e key' }).first();
