@@ -1,4 +1,9 @@
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Logger } from 'drizzle-orm/logger';
+import { expect } from 'vitest';
+import { hashApiKey } from '../server/accounts/api-key-crypto';
+import { apiKeys } from '../server/db/schema';
+import { createContractValidator, recordContractCounts } from './openapi-contract';
 import { createAccount, createApiKey, type Account } from '../server/accounts/accounts';
 import type { FormName, Plan, Platform } from '../server/domain';
 import { authSettings } from '../server/auth/auth-options';
@@ -7,6 +12,7 @@ import { startWorker, type Worker } from '../server/worker/worker';
 import { parseEnv } from '../server/env';
 import { createServices, type Services } from '../server/services';
 import { serveNode } from '../server/http/serve-node';
+import { openApiDocumentSettings } from '../server/rest/openapi-document';
 import { createTestDatabase } from './test-database';
 
 /** The service's real HTTP handlers on a real socket, over a fresh database. */
@@ -36,9 +42,25 @@ export async function startTestApp(
   // from the Host header, as `npm start` has it do (scripts/start.ts sets AUTH_TRUST_HOST too).
   process.env.AUTH_TRUST_HOST ??= 'true';
   const auth = authSettings(parseEnv({ NEXTAUTH_SECRET: 'test-only-session-secret', ...opts.env }));
-  const handlers = createAppHandlers({ getDatabase: async () => database, services, cron, auth });
+  const openapi = openApiDocumentSettings(parseEnv({ ...opts.env }));
+  const handlers = createAppHandlers({ getDatabase: async () => database, services, cron, auth, openapi });
   const server = await serveNode((path) => routeFor(handlers, path));
   let accounts = 0;
+  // Issue 11: every /v1 answer is checked against the published document of its form.
+  const keyForms = new Map<string, FormName>();
+  const validateContract = createContractValidator({
+    baseUrl: server.url,
+    async keyForm(token) {
+      const known = keyForms.get(token);
+      if (known) return known;
+      // Keys made some other way (the settings app, the CLI): the database knows their form.
+      const [row] = await database.db
+        .select({ form: apiKeys.form })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.keyHash, hashApiKey(token)), isNull(apiKeys.revokedAt)));
+      return row?.form;
+    },
+  });
 
   const app = {
     url: server.url,
@@ -46,6 +68,7 @@ export async function startTestApp(
     db: database.db,
     services,
     async close() {
+      recordContractCounts(expect.getState().testPath);
       await worker?.stop();
       await server.close();
       await database.close();
@@ -64,6 +87,7 @@ export async function startTestApp(
         accountId: account.id,
         form: opts.form ?? 'A',
       });
+      keyForms.set(plaintext, key.form);
       return { account, key: plaintext, keyId: key.id };
     },
     async request(path: string, init: RequestInit & { key?: string; form?: string; json?: unknown } = {}) {
@@ -83,6 +107,10 @@ export async function startTestApp(
       } catch {
         /* not JSON */
       }
+      await validateContract(
+        { method: init.method ?? 'GET', path, headers },
+        { status: res.status, headers: res.headers, text },
+      );
       return { status: res.status, headers: res.headers, json, text };
     },
     /** Records a meeting through the recorder API (D16) and returns its id. */

@@ -7,6 +7,7 @@ import { Button } from '../ui/button';
 import { ErrorMessage, Loading } from '../ui/card';
 import { DEFAULT_FORM, parseFormName } from '@/server/domain';
 import { FormSwitch, type ApiForm } from './form-switch';
+import { SWAGGER_UI_OPTIONS } from './swagger-options';
 
 // Swagger UI's UMD bundle, served by app/docs/swagger/[file]/route.ts from swagger-ui-dist and
 // loaded as a plain <script>: the 1.7 MB bundle stays out of the app's own chunks and out of
@@ -30,6 +31,7 @@ type SwaggerUiBundle = (options: {
   displayRequestDuration?: boolean;
   persistAuthorization?: boolean;
   tryItOutEnabled?: boolean;
+  validatorUrl?: string | null;
   requestInterceptor?(request: SwaggerRequest): SwaggerRequest;
 }) => SwaggerUi;
 
@@ -89,12 +91,7 @@ export function ApiReference() {
         ui.current = SwaggerUIBundle({
           domNode: container.current,
           url: specUrl(formRef.current),
-          deepLinking: true,
-          docExpansion: 'list',
-          defaultModelsExpandDepth: 0,
-          displayRequestDuration: true,
-          // The key typed into "Authorize" stays in memory only, never in localStorage.
-          persistAuthorization: false,
+          ...SWAGGER_UI_OPTIONS,
           // "Try it out" answers in the form on screen, unless the X-API-Form field is filled in.
           requestInterceptor(request) {
             const hasForm = Object.keys(request.headers).some((h) => h.toLowerCase() === 'x-api-form');

@@ -26,6 +26,11 @@ export interface FormProfile {
   presentError(err: AppError): { status: number; body: unknown };
   /** The JSON Schema of presentError's body, for the OpenAPI document. */
   errorSchema: JsonSchema;
+  /**
+   * Issue 11: the JSON Schema of an error body that carries one of these codes only, for one
+   * status of one operation (a form without codes in its bodies answers errorSchema).
+   */
+  errorSchemaFor(codes: readonly ErrorCode[]): JsonSchema;
   /** The first paragraph of the form's OpenAPI document. */
   openApiDescription: string;
   /** D12: a new webhook endpoint secret in this form's format. */

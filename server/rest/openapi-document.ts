@@ -5,6 +5,8 @@ import {
   type OpenApiRouter,
 } from 'trpc-to-openapi';
 import { DEFAULT_FORM, FORM_NAMES, type FormName, parseFormName } from '../domain';
+import { type Env, getEnv } from '../env';
+import { V1_PREFIX } from '../http/api-surfaces';
 import { AppError, type ErrorCode } from '../errors';
 import type { RestMeta } from '../http/openapi-trpc';
 import { FORMS } from './forms';
@@ -20,11 +22,12 @@ type HeaderObject = Exclude<HeadersObject[string], { $ref: string }>;
 type OperationMeta = RestMeta & { openapi: { method: OpenApiMethod; path: string } };
 
 // Every /v1 operation can answer these, whatever its own errors (SPEC 5, 7, 8; D1, D2, D14, D15).
+// not_found is not among them: only operations with an id in their path can answer it (D2), and
+// a method + path that the form does not offer is no operation of its document.
 const COMMON_ERRORS: ErrorCode[] = [
   'invalid_request',
   'invalid_api_key',
   'forbidden',
-  'not_found',
   'rate_limited',
   'internal_error',
   'service_unavailable',
@@ -45,24 +48,79 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
     'The database cannot be reached for the moment; retry after the seconds in Retry-After.',
 };
 
-const intHeader = (description: string): HeaderObject => ({ description, schema: { type: 'integer' } });
+/**
+ * D14: whether an answer with this code was counted against a rate-limit window, and so carries
+ * X-RateLimit-*. A 401 is decided before the key is known; a malformed path or an X-API-Form
+ * naming no form is refused before the key is read (a 400 for a bad parameter comes after);
+ * an unreachable database may stop a request before or after it was counted.
+ */
+const COUNTED: Record<ErrorCode, 'always' | 'never' | 'sometimes'> = {
+  invalid_request: 'sometimes',
+  invalid_api_key: 'never',
+  forbidden: 'always',
+  not_found: 'always',
+  conflict: 'always',
+  validation_error: 'always',
+  payload_too_large: 'always',
+  rate_limited: 'always',
+  internal_error: 'sometimes',
+  service_unavailable: 'sometimes',
+};
+
+const RATE_LIMIT_SOMETIMES =
+  ' Absent when the request was refused before it was counted (a malformed path, an X-API-Form naming no form, a database out of reach).';
+
+const intHeader = (description: string, required: boolean): HeaderObject => ({
+  description,
+  required,
+  schema: { type: 'integer' },
+});
 const REQUEST_ID_HEADER: HeaderObject = {
   description: "Identifies the request in the service's logs.",
+  required: true,
   schema: { type: 'string' },
 };
 const CACHE_CONTROL_HEADER: HeaderObject = {
   description: 'Always no-store: answers are per key and per moment.',
+  required: true,
   schema: { type: 'string', enum: ['no-store'] },
 };
-const RESPONSE_HEADERS: HeadersObject = {
-  'X-Request-Id': REQUEST_ID_HEADER,
-  'Cache-Control': CACHE_CONTROL_HEADER,
-  'X-RateLimit-Limit': intHeader(
-    "Requests allowed in the window: Form A the account's UTC day, Form B the key's minute; on a 429, the window that refused the request (D22).",
-  ),
-  'X-RateLimit-Remaining': intHeader('Requests left in that window.'),
-  'X-RateLimit-Reset': intHeader('Unix time (seconds) at which that window resets.'),
-};
+const RETRY_AFTER_HEADER = intHeader('Seconds to wait before retrying (at least 1).', true);
+
+/** The headers of an answer: X-RateLimit-* as D14 has them for answers counted `counted`. */
+function responseHeaders(counted: 'always' | 'never' | 'sometimes', retryAfter = false): HeadersObject {
+  const headers: HeadersObject = { 'X-Request-Id': REQUEST_ID_HEADER, 'Cache-Control': CACHE_CONTROL_HEADER };
+  if (counted !== 'never') {
+    const required = counted === 'always';
+    const when = required ? '' : RATE_LIMIT_SOMETIMES;
+    headers['X-RateLimit-Limit'] = intHeader(
+      `Requests allowed in the window: Form A the account's UTC day, Form B the key's minute; on a 429, the window that refused the request (D22).${when}`,
+      required,
+    );
+    headers['X-RateLimit-Remaining'] = intHeader(`Requests left in that window.${when}`, required);
+    headers['X-RateLimit-Reset'] = intHeader(
+      `Unix time (seconds) at which that window resets.${when}`,
+      required,
+    );
+  }
+  if (retryAfter) headers['Retry-After'] = RETRY_AFTER_HEADER;
+  return headers;
+}
+
+/** Issue 11: how a request gets this form's answers (D1), for the document and its header parameter. */
+function formSelectionText(form: FormName): string {
+  const others = FORM_NAMES.filter((n) => n !== form);
+  const toOthers = others.map((n) => `X-API-Form: ${n} (see /api/openapi.json?form=${n})`).join(' or ');
+  return (
+    `Which form answers (D1): this document describes Form ${form}, the answers to a request that sends X-API-Form: ${form} (any case), ` +
+    `or that sends no X-API-Form header and an API key created for Form ${form}. ` +
+    `A key of another form is answered in its own form unless X-API-Form: ${form} is sent; ${toOthers} gets that form's answers. ` +
+    `An X-API-Form naming no form is a 400 in Form ${DEFAULT_FORM}.` +
+    (form === DEFAULT_FORM
+      ? ''
+      : ` A request without a valid key and without X-API-Form is answered 401 in Form ${DEFAULT_FORM}, the default form; send X-API-Form: ${form} to have every answer in Form ${form}.`)
+  );
+}
 
 function procedureMetas(router: OpenApiRouter): OperationMeta[] {
   const procedures = router._def.procedures as unknown as Record<string, { _def: { meta?: unknown } }>;
@@ -86,26 +144,43 @@ export function buildOpenApiDocument(
       ApiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' },
     },
   });
+  const profile = FORM_PROFILES[form];
   // trpc-to-openapi's own error shapes never reach a client: replace them with the form's.
   const components = doc.components ?? {};
   const schemas = Object.entries(components.schemas ?? {}).filter(([name]) => !name.startsWith('error.'));
-  components.schemas = { ...Object.fromEntries(schemas), Error: FORM_PROFILES[form].errorSchema };
+  components.schemas = { ...Object.fromEntries(schemas), Error: profile.errorSchema };
   doc.components = components;
-  const errorResponse = (code: ErrorCode, headers: HeadersObject): ResponseObject => ({
-    description: DESCRIPTIONS[code],
-    headers,
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-  });
+
+  // Issue 11: one error schema per status and set of codes, named Error_<status>.
+  const errorSchemaRef = (status: string, codes: ErrorCode[]) => {
+    const schema = profile.errorSchemaFor(codes);
+    const same = (name: string) => JSON.stringify(components.schemas?.[name]) === JSON.stringify(schema);
+    let name = same('Error') ? 'Error' : `Error_${status}`;
+    if (components.schemas?.[name] && !same(name)) name = `Error_${status}_${codes.join('_')}`;
+    components.schemas = { ...components.schemas, [name]: schema };
+    return { $ref: `#/components/schemas/${name}` };
+  };
+
+  const defaultForm401Ref = () => {
+    const name = `Error_401_Form${DEFAULT_FORM}`;
+    components.schemas = {
+      ...components.schemas,
+      [name]: {
+        ...FORM_PROFILES[DEFAULT_FORM].errorSchemaFor(['invalid_api_key']),
+        description: `A 401 in Form ${DEFAULT_FORM}: the answer to a request with no valid key and no X-API-Form header (D1).`,
+      },
+    };
+    return { $ref: `#/components/schemas/${name}` };
+  };
 
   for (const meta of procedureMetas(router)) {
     const method = meta.openapi.method.toLowerCase() as Lowercase<OpenApiMethod>;
     const operation = doc.paths?.[meta.openapi.path]?.[method];
     if (!operation) continue;
     const status = meta.rest?.status ?? 200;
-    const headers = RESPONSE_HEADERS;
     // Issue 8: every body is capped (413).
     const bodyErrors: ErrorCode[] = meta.openapi.method === 'POST' ? ['payload_too_large'] : [];
-    let success: ResponseObject = { description: 'Done; no content.', headers };
+    let success: ResponseObject = { description: 'Done; no content.', headers: responseHeaders('always') };
     if (status !== 204) {
       const generated: ResponseOrReference | undefined = operation.responses?.['200'];
       if (!generated || '$ref' in generated) {
@@ -113,19 +188,41 @@ export function buildOpenApiDocument(
           `trpc-to-openapi wrote no 200 response for ${meta.openapi.method} ${meta.openapi.path}`,
         );
       }
-      success = { description: status === 201 ? 'Created.' : 'OK.', headers, content: generated.content };
+      success = {
+        description: status === 201 ? 'Created.' : 'OK.',
+        headers: responseHeaders('always'),
+        content: generated.content,
+      };
     }
     const responses: Record<string, ResponseObject> = { [status]: success };
     // Several codes may share a status in Form B (409 and 422 answer 400): one entry per status.
+    const byStatus = new Map<string, ErrorCode[]>();
     for (const code of [...new Set([...COMMON_ERRORS, ...(meta.rest?.errors ?? []), ...bodyErrors])]) {
-      const errorStatus = String(FORM_PROFILES[form].errorStatus[code]);
-      const errorHeaders =
-        code === 'rate_limited' || code === 'service_unavailable'
-          ? { ...headers, 'Retry-After': intHeader('Seconds to wait before retrying (at least 1).') }
-          : headers;
-      const shared = responses[errorStatus];
-      if (shared) shared.description += ` ${DESCRIPTIONS[code]}`;
-      else responses[errorStatus] = errorResponse(code, errorHeaders);
+      const errorStatus = String(profile.errorStatus[code]);
+      byStatus.set(errorStatus, [...(byStatus.get(errorStatus) ?? []), code]);
+    }
+    for (const [errorStatus, codes] of byStatus) {
+      const counted = new Set(codes.map((c) => COUNTED[c]));
+      const description = codes.map((c) => DESCRIPTIONS[c]).join(' ');
+      responses[errorStatus] = {
+        description:
+          codes.includes('invalid_api_key') && form !== DEFAULT_FORM
+            ? `${description} Without an X-API-Form header this answer is in Form ${DEFAULT_FORM} (${JSON.stringify(FORM_PROFILES[DEFAULT_FORM].presentError(new AppError('invalid_api_key', '…')).body)}): the key decides the form (D1) and there is none. Send X-API-Form: ${form} to have it in Form ${form}.`
+            : description,
+        headers: responseHeaders(
+          counted.size === 1 ? ([...counted][0] ?? 'sometimes') : 'sometimes',
+          codes.includes('rate_limited') || codes.includes('service_unavailable'),
+        ),
+        content: {
+          'application/json': {
+            schema:
+              codes.includes('invalid_api_key') && form !== DEFAULT_FORM
+                ? // D1: without X-API-Form a 401 is the default form's; the contract says both.
+                  { anyOf: [errorSchemaRef(errorStatus, codes), defaultForm401Ref()] }
+                : errorSchemaRef(errorStatus, codes),
+          },
+        },
+      };
     }
     operation.responses = responses;
     operation.parameters = [
@@ -134,8 +231,8 @@ export function buildOpenApiDocument(
         name: 'X-API-Form',
         in: 'header',
         required: false,
-        description: `Overrides the form of the API key for this request (${FORM_NAMES.join(' or ')}, any case).`,
-        schema: { type: 'string', enum: [...FORM_NAMES, ...FORM_NAMES.map((n) => n.toLowerCase())] },
+        description: `Answers this request in Form ${form} (${form} or ${form.toLowerCase()}). ${formSelectionText(form)}`,
+        schema: { type: 'string', enum: [form, form.toLowerCase()] },
       },
     ];
   }
@@ -149,23 +246,86 @@ const RATE_LIMITS_TEXT =
   'A request refused by either limit is a 429 whose X-RateLimit-* and Retry-After headers describe the limit that refused it. ' +
   'An account has at most 20 active API keys. Request bodies are limited to 64 KiB (413).';
 
+// One document per form, without its server: the origin is the request's (patched in per answer),
+// so no Host header a client sends can grow this cache.
 const cache = new Map<FormName, OpenAPIObject>();
 
-export function openApiDocumentFor(form: FormName): OpenAPIObject {
+/** The document of one form; `origin` (e.g. http://127.0.0.1:3000) makes its server absolute. */
+export function openApiDocumentFor(form: FormName, origin?: string): OpenAPIObject {
   let doc = cache.get(form);
   if (!doc) {
     doc = buildOpenApiDocument(FORMS[form].router, form, {
       title: `Meeting Notes API (Form ${form})`,
-      description: `${FORM_PROFILES[form].openApiDescription} ${RATE_LIMITS_TEXT}`,
-      baseUrl: '/v1',
+      description: `${FORM_PROFILES[form].openApiDescription} ${formSelectionText(form)} ${RATE_LIMITS_TEXT}`,
+      baseUrl: V1_PREFIX,
     });
     cache.set(form, doc);
   }
-  return doc;
+  return origin ? { ...doc, servers: [{ url: `${origin}${V1_PREFIX}` }] } : doc;
+}
+
+/** Where the OpenAPI documents find the public origin of the service (issue 11). */
+export interface OpenApiDocumentSettings {
+  /** NEXTAUTH_URL: the app's public URL; when set, every document names its origin. */
+  publicUrl?: string;
+  /** TRUST_PROXY: proxies in front of the server; X-Forwarded-Host/-Proto are read only behind one. */
+  trustProxyHops: number;
+}
+
+export const openApiDocumentSettings = (env: Env = getEnv()): OpenApiDocumentSettings => ({
+  publicUrl: env.NEXTAUTH_URL,
+  trustProxyHops: env.TRUST_PROXY,
+});
+
+/**
+ * The entry a trusted proxy wrote in a list header that each proxy may append to: with `hops`
+ * proxies of ours, the one that many places from the end (the entries before it are the client's).
+ */
+function forwardedEntry(value: string | null, hops: number): string | undefined {
+  const entries = (value ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  return entries[Math.max(0, entries.length - hops)];
+}
+
+/**
+ * Issue 11: the origin a client reached the service at, for the documents' absolute servers:
+ * the public URL when configured; else X-Forwarded-Proto and -Host when TRUST_PROXY says a proxy
+ * of ours wrote them; else the request's own URL (its Host header). `fromRequest` says whether the
+ * answer depends on the request's headers (so a cache must vary on them).
+ */
+export function publicOrigin(
+  request: Request,
+  settings: OpenApiDocumentSettings,
+): { origin: string; fromRequest: boolean } {
+  if (settings.publicUrl) {
+    try {
+      return { origin: new URL(settings.publicUrl).origin, fromRequest: false };
+    } catch {
+      /* not a URL: fall back on the request's */
+    }
+  }
+  const own = new URL(request.url);
+  if (settings.trustProxyHops > 0) {
+    const host = forwardedEntry(request.headers.get('x-forwarded-host'), settings.trustProxyHops);
+    const proto = forwardedEntry(request.headers.get('x-forwarded-proto'), settings.trustProxyHops);
+    const scheme = proto === 'https' || proto === 'http' ? proto : own.protocol.slice(0, -1);
+    // A host and port only: nothing that would put a path, credentials or a query into the URL.
+    if (host && /^[a-z0-9.\-[\]:]+$/i.test(host)) {
+      try {
+        return { origin: new URL(`${scheme}://${host}`).origin, fromRequest: true };
+      } catch {
+        /* not a host: use the request's own */
+      }
+    }
+    if (proto) return { origin: `${scheme}://${own.host}`, fromRequest: true };
+  }
+  return { origin: own.origin, fromRequest: true };
 }
 
 // GET /api/openapi.json?form=A|B – the OpenAPI 3.1 document of one form (default: DEFAULT_FORM)
-export function createOpenApiDocumentHandler() {
+export function createOpenApiDocumentHandler(settings: OpenApiDocumentSettings = openApiDocumentSettings()) {
   return async function handleOpenApiDocument(request: Request): Promise<Response> {
     const raw = new URL(request.url).searchParams.get('form');
     const form = raw === null ? DEFAULT_FORM : parseFormName(raw);
@@ -174,6 +334,10 @@ export function createOpenApiDocumentHandler() {
       const { status, body } = FORM_PROFILES[DEFAULT_FORM].presentError(refusal);
       return Response.json(body, { status });
     }
-    return Response.json(openApiDocumentFor(form), { headers: { 'Cache-Control': 'public, max-age=300' } });
+    const { origin, fromRequest } = publicOrigin(request, settings);
+    const headers = new Headers({ 'Cache-Control': 'public, max-age=300' });
+    // A shared cache must not hand one client's origin to another.
+    if (fromRequest) headers.set('Vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
+    return Response.json(openApiDocumentFor(form, origin), { headers });
   };
 }

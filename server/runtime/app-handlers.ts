@@ -5,7 +5,11 @@ import type { Database } from '../db/client';
 import type { Services } from '../services';
 import { createRecorderHandler, RECORDER_PREFIX } from '../recorder/recorder-handler';
 import { createCronHandler } from '../worker/cron-handler';
-import { createOpenApiDocumentHandler } from '../rest/openapi-document';
+import {
+  createOpenApiDocumentHandler,
+  type OpenApiDocumentSettings,
+  openApiDocumentSettings,
+} from '../rest/openapi-document';
 import { createV1Handler } from '../rest/v1-handler';
 import type { FetchHandler } from '../http/serve-node';
 
@@ -27,6 +31,8 @@ export interface AppDeps {
   cron: { secret: string | undefined; openWithoutSecret: boolean; budgetMs?: number };
   /** Session secret and proxy trust of the settings app; from the environment unless given. */
   auth?: AuthSettings;
+  /** The public URL and proxy trust the OpenAPI documents take their servers from (issue 11). */
+  openapi?: OpenApiDocumentSettings;
 }
 
 export function createAppHandlers(deps: AppDeps): AppHandlers {
@@ -34,7 +40,7 @@ export function createAppHandlers(deps: AppDeps): AppHandlers {
   return {
     v1: createV1Handler(deps),
     recorder: createRecorderHandler(deps),
-    openapi: createOpenApiDocumentHandler(),
+    openapi: createOpenApiDocumentHandler(deps.openapi ?? openApiDocumentSettings()),
     cron: createCronHandler({
       ...deps,
       cronSecret: deps.cron.secret,

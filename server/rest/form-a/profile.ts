@@ -1,6 +1,21 @@
-import { ERROR_CODES } from '../../errors';
-import { type FormProfile, randomBytes } from '../form-profile';
+import { ERROR_CODES, type ErrorCode } from '../../errors';
+import { type FormProfile, type JsonSchema, randomBytes } from '../form-profile';
 import { FORM_A_STATUS, presentErrorA } from './errors';
+
+// SPEC 7: {"error":{"code","message"}}, the code one of these.
+const errorSchemaA = (codes: readonly ErrorCode[]): JsonSchema => ({
+  type: 'object',
+  required: ['error'],
+  additionalProperties: false,
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      additionalProperties: false,
+      properties: { code: { type: 'string', enum: [...codes] }, message: { type: 'string' } },
+    },
+  },
+});
 
 export const profileA: FormProfile = {
   name: 'A',
@@ -11,19 +26,8 @@ export const profileA: FormProfile = {
   },
   errorStatus: FORM_A_STATUS,
   presentError: presentErrorA,
-  errorSchema: {
-    type: 'object',
-    required: ['error'],
-    additionalProperties: false,
-    properties: {
-      error: {
-        type: 'object',
-        required: ['code', 'message'],
-        additionalProperties: false,
-        properties: { code: { type: 'string', enum: [...ERROR_CODES] }, message: { type: 'string' } },
-      },
-    },
-  },
+  errorSchema: errorSchemaA(ERROR_CODES),
+  errorSchemaFor: errorSchemaA,
   openApiDescription: 'Form A of the /v1 API: opaque cursors, {"error":{"code","message"}} errors.',
   // D12: `whsec_` + 32 random bytes in base64.
   newWebhookSecret: () => `whsec_${btoa(String.fromCharCode(...randomBytes(32)))}`,

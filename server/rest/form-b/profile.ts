@@ -1,6 +1,13 @@
 import { type FormProfile, randomBytes } from '../form-profile';
 import { FORM_B_STATUS, presentErrorB } from './errors';
 
+const ERROR_SCHEMA_B = {
+  type: 'object',
+  required: ['error'],
+  additionalProperties: false,
+  properties: { error: { type: 'string', description: 'What went wrong.' } },
+};
+
 export const profileB: FormProfile = {
   name: 'B',
   about: {
@@ -10,12 +17,9 @@ export const profileB: FormProfile = {
   },
   errorStatus: FORM_B_STATUS,
   presentError: presentErrorB,
-  errorSchema: {
-    type: 'object',
-    required: ['error'],
-    additionalProperties: false,
-    properties: { error: { type: 'string', description: 'What went wrong.' } },
-  },
+  errorSchema: ERROR_SCHEMA_B,
+  // SPEC 7: Form B's bodies name no code, so every status has the one shape.
+  errorSchemaFor: () => ERROR_SCHEMA_B,
   openApiDescription:
     'Form B of the /v1 API: timestamp cursors, {"error":"message"} errors, 100 requests per minute per key.',
   // D12: 32 random bytes as 64 lowercase hex characters.
