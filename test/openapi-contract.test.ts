@@ -59,6 +59,14 @@ describe('issue 11 item 1: absolute servers from the request origin', () => {
     expect(publicOrigin(hostile, { trustProxyHops: 1 }).origin).toBe('https://127.0.0.1:3000');
   });
 
+  it('the Host the client used, not the URL Next rewrites to its own hostname (as under npm start)', () => {
+    const viaHost = request({ host: 'notes.example:8443' });
+    expect(publicOrigin(viaHost, { trustProxyHops: 0 }).origin).toBe('http://notes.example:8443');
+    // A Host that would smuggle a path or credentials into the URL is not taken.
+    const hostile = request({ host: 'evil.example/x?y' });
+    expect(publicOrigin(hostile, { trustProxyHops: 0 }).origin).toBe('http://127.0.0.1:3000');
+  });
+
   it('the document cache does not grow with the origins clients send', () => {
     const first = openApiDocumentFor('A', 'http://one.example');
     const second = openApiDocumentFor('A', 'http://two.example');

@@ -321,6 +321,16 @@ export function publicOrigin(
     }
     if (proto) return { origin: `${scheme}://${own.host}`, fromRequest: true };
   }
+  // The Host the client used: Next's server rewrites request.url to its own hostname, so the
+  // header, not the URL, says where the client reached us.
+  const host = request.headers.get('host');
+  if (host && /^[a-z0-9.\-[\]:]+$/i.test(host)) {
+    try {
+      return { origin: new URL(`${own.protocol}//${host}`).origin, fromRequest: true };
+    } catch {
+      /* not a host: use the request's own */
+    }
+  }
   return { origin: own.origin, fromRequest: true };
 }
 
