@@ -20,7 +20,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // RFC 3339 date-time, as JSON Schema's `date-time` format has it.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
-function newAjv(): Ajv2020 {
+export function newAjv(): Ajv2020 {
   // strict: unknown keywords and formats are errors, not silently ignored.
   const ajv = new Ajv2020({ strict: true, strictTypes: false, allErrors: true });
   ajv.addFormat('uuid', UUID);
@@ -32,7 +32,7 @@ function newAjv(): Ajv2020 {
 }
 
 /** `#/components/schemas/X` becomes a reference into the schema registered as `id`. */
-function rebase(schema: unknown, id: string): unknown {
+export function rebase(schema: unknown, id: string): unknown {
   if (Array.isArray(schema)) return schema.map((s) => rebase(s, id));
   if (!schema || typeof schema !== 'object') return schema;
   return Object.fromEntries(

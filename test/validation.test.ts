@@ -105,6 +105,48 @@ const CASES: Case[] = [
     expect: { A: 400, B: 400 },
   },
   {
+    rule: 'D2, issue 11',
+    what: 'limit=1e1 (exponent notation) is malformed: only decimal digits',
+    path: () => '/v1/notes?limit=1e1',
+    expect: { A: 400, B: 400 },
+  },
+  {
+    rule: 'D2, issue 11',
+    what: 'limit=+5 (a sign) is malformed',
+    path: () => '/v1/notes?limit=%2B5',
+    expect: { A: 400, B: 400 },
+  },
+  {
+    rule: 'D2, issue 11',
+    what: 'limit=%205 (a leading space) is malformed',
+    path: () => '/v1/notes?limit=%205',
+    expect: { A: 400, B: 400 },
+  },
+  {
+    rule: 'D2, issue 11',
+    what: 'limit=5.0 (a decimal point) is malformed',
+    path: () => '/v1/notes?limit=5.0',
+    expect: { A: 400, B: 400 },
+  },
+  {
+    rule: 'D2, issue 11',
+    what: 'an empty limit is malformed',
+    path: () => '/v1/notes?limit=',
+    expect: { A: 400, B: 400 },
+  },
+  {
+    rule: 'D2, issue 11',
+    what: 'limit=500 (digits, out of range) is a range error, not malformed',
+    path: () => '/v1/notes?limit=500',
+    expect: { A: 422, B: 400 },
+  },
+  {
+    rule: 'D2, issue 11',
+    what: 'limit=05 (decimal digits) is accepted',
+    path: () => '/v1/notes?limit=05',
+    expect: { A: { ok: 200, check: listHas }, B: { ok: 200, check: listHas } },
+  },
+  {
     rule: 'D2, SPEC 8',
     what: 'limit=0 is below 1',
     path: () => '/v1/notes?limit=0',

@@ -5,15 +5,50 @@ import { inTimestampRange, isStorableText, TIMESTAMP_RANGE_TEXT } from '../db/st
 // zod-issues.ts: malformed values (wrong type, bad format) are 400, well-formed but
 // unacceptable ones (out of range, not in the enum) are 422 in Form A (D2).
 
-/** A query-string integer; trpc-to-openapi coerces it, so "abc" arrives as NaN (a 400). */
-export const limitParam = (max: number, fallback: number) =>
+/**
+ * Issue 11: a meta key for an input's default when the schema transforms its value: zod leaves
+ * `default` out of such a schema's JSON Schema (it would describe the output), so the OpenAPI
+ * document renames this key to `default` (openapi-document.ts).
+ */
+export const INPUT_DEFAULT = 'x-input-default';
+
+/** D2, issue 11: a query integer is written in decimal digits (an optional minus sign first). */
+const DECIMAL_INTEGER = /^-?[0-9]+$/;
+
+/**
+ * A query-string integer (D2, issue 11). Only decimal digits are an integer: `1e1`, `+5`, ` 5`,
+ * `5.0`, `0x10` and an empty value are malformed (400), as are a repeated parameter and a
+ * non-integer; a well-formed value outside `min`..`max` is a 422 (Form B 400). The document says
+ * `type: integer` with the bounds and the default. A preprocess is a pipe, which trpc-to-openapi
+ * does not coerce, so the raw string reaches it.
+ */
+export const integerParam = (name: string, min: number, max: number, fallback: number, description: string) =>
   z
-    .number({ error: 'limit must be an integer' })
-    .int({ error: 'limit must be an integer' })
-    .min(1, { error: `limit must be between 1 and ${max}` })
-    .max(max, { error: `limit must be between 1 and ${max}` })
-    .meta({ description: `Page size, 1 to ${max} (default ${fallback}).` })
+    .preprocess(
+      (value, ctx) => {
+        if (typeof value === 'number') return value;
+        if (typeof value === 'string' && DECIMAL_INTEGER.test(value)) return Number(value);
+        ctx.addIssue({
+          code: 'invalid_type',
+          expected: 'int',
+          input: value,
+          message: `${name} must be an integer`,
+        });
+        return z.NEVER;
+      },
+      z
+        .number({ error: `${name} must be an integer` })
+        .int({ error: `${name} must be an integer` })
+        .min(min, { error: `${name} must be between ${min} and ${max}` })
+        .max(max, { error: `${name} must be between ${min} and ${max}` })
+        .meta({ description, default: fallback }),
+    )
+    .meta({ description })
     .optional();
+
+/** A page size: 1 to `max`, `fallback` when absent (SPEC 4.1, 4.2; D2). */
+export const limitParam = (max: number, fallback: number) =>
+  integerParam('limit', 1, max, fallback, `Page size, 1 to ${max} (default ${fallback}).`);
 
 /**
  * ISO 8601 date-time with Z or an offset (D4), whose instant lies in years 0001-9999 UTC. A value
@@ -28,6 +63,10 @@ export const isoDateTime = (name: string) =>
     .refine((v) => inTimestampRange(Date.parse(v)), {
       error: `${name} must be between ${TIMESTAMP_RANGE_TEXT}`,
     });
+
+/** Issue 11: a timestamp the API writes (toISOString: UTC, milliseconds), as `format: date-time`. */
+export const apiTimestamp = (what: string) =>
+  z.iso.datetime().meta({ description: `${what}: ISO 8601, UTC, millisecond precision.` });
 
 export const dateTimeParam = (name: string, description: string) =>
   isoDateTime(name).meta({ description }).optional();

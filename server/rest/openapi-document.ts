@@ -9,8 +9,10 @@ import { type Env, getEnv } from '../env';
 import { V1_PREFIX } from '../http/api-surfaces';
 import { AppError, type ErrorCode } from '../errors';
 import type { RestMeta } from '../http/openapi-trpc';
+import { INPUT_DEFAULT } from '../http/params';
 import { FORMS } from './forms';
 import { FORM_PROFILES } from './form-profiles';
+import { SAMPLE_ERRORS } from './openapi-samples';
 
 // The OpenAPI 3.1 object types trpc-to-openapi's generator writes (openapi3-ts/oas31).
 type PathItemObject = NonNullable<OpenAPIObject['paths']>[string];
@@ -20,6 +22,43 @@ type ResponseObject = Exclude<ResponseOrReference, { $ref: string }>;
 type HeadersObject = NonNullable<ResponseObject['headers']>;
 type HeaderObject = Exclude<HeadersObject[string], { $ref: string }>;
 type OperationMeta = RestMeta & { openapi: { method: OpenApiMethod; path: string } };
+type ParameterObject = Exclude<NonNullable<OperationObject['parameters']>[number], { $ref: string }>;
+
+/** Issue 11: the tags the operations use, defined with a description. */
+const TAGS = [
+  { name: 'Notes', description: 'Meeting notes: list, read, search and (Form A) delete them.' },
+  {
+    name: 'Webhooks',
+    description: 'Webhook endpoints that receive meeting events, and (Form B) their delivery log.',
+  },
+];
+
+/** Issue 11: INPUT_DEFAULT (params.ts) becomes the `default` it stands for, at any depth. */
+function renameInputDefaults(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) renameInputDefaults(item);
+  } else if (node && typeof node === 'object') {
+    const obj = node as Record<string, unknown>;
+    if (INPUT_DEFAULT in obj) {
+      obj.default = obj[INPUT_DEFAULT];
+      delete obj[INPUT_DEFAULT];
+    }
+    for (const value of Object.values(obj)) renameInputDefaults(value);
+  }
+}
+
+/**
+ * Issue 11: a parameter's description at the parameter level, where generators (openapi-typescript,
+ * hey-api) read it for their doc comments; the schema keeps its own copy.
+ */
+function describeParameter(parameter: ParameterObject): ParameterObject {
+  if (parameter.description) return parameter;
+  const schema = parameter.schema as { description?: string } | undefined;
+  if (!schema?.description) {
+    throw new Error(`OpenAPI parameter ${parameter.in} ${parameter.name} has no description (issue 11)`);
+  }
+  return { ...parameter, description: schema.description };
+}
 
 // Every /v1 operation can answer these, whatever its own errors (SPEC 5, 7, 8; D1, D2, D14, D15).
 // not_found is not among them: only operations with an id in their path can answer it (D2), and
@@ -133,7 +172,13 @@ function procedureMetas(router: OpenApiRouter): OperationMeta[] {
 export function buildOpenApiDocument(
   router: OpenApiRouter,
   form: FormName,
-  opts: { title: string; description: string; baseUrl: string },
+  opts: {
+    title: string;
+    description: string;
+    baseUrl: string;
+    /** Issue 11: each operation's success body (`GET /notes`, ...), written by the form's presenters. */
+    examples?: Record<string, unknown>;
+  },
 ): OpenAPIObject {
   const doc = generateOpenApiDocument(router, {
     title: opts.title,
@@ -188,10 +233,22 @@ export function buildOpenApiDocument(
           `trpc-to-openapi wrote no 200 response for ${meta.openapi.method} ${meta.openapi.path}`,
         );
       }
+      const operationKey = `${meta.openapi.method} ${meta.openapi.path}`;
+      const content = { ...generated.content };
+      if (opts.examples) {
+        const json = content['application/json'];
+        if (!json || !(operationKey in opts.examples)) {
+          throw new Error(`No OpenAPI example for ${operationKey} in Form ${form} (issue 11)`);
+        }
+        content['application/json'] = {
+          ...json,
+          examples: { sample: { summary: 'A sample answer', value: opts.examples[operationKey] } },
+        };
+      }
       success = {
         description: status === 201 ? 'Created.' : 'OK.',
         headers: responseHeaders('always'),
-        content: generated.content,
+        content,
       };
     }
     const responses: Record<string, ResponseObject> = { [status]: success };
@@ -204,6 +261,21 @@ export function buildOpenApiDocument(
     for (const [errorStatus, codes] of byStatus) {
       const counted = new Set(codes.map((c) => COUNTED[c]));
       const description = codes.map((c) => DESCRIPTIONS[c]).join(' ');
+      const otherForm401 = codes.includes('invalid_api_key') && form !== DEFAULT_FORM;
+      // Issue 11: one example per code, written by the form's own presentError.
+      const examples: Record<string, { summary: string; value: unknown }> = {};
+      for (const code of codes) {
+        examples[code] = {
+          summary: DESCRIPTIONS[code],
+          value: profile.presentError(SAMPLE_ERRORS[code]).body,
+        };
+      }
+      if (otherForm401) {
+        examples[`invalid_api_key_form_${DEFAULT_FORM.toLowerCase()}`] = {
+          summary: `Without X-API-Form: the answer in Form ${DEFAULT_FORM} (D1).`,
+          value: FORM_PROFILES[DEFAULT_FORM].presentError(SAMPLE_ERRORS.invalid_api_key).body,
+        };
+      }
       responses[errorStatus] = {
         description:
           codes.includes('invalid_api_key') && form !== DEFAULT_FORM
@@ -215,18 +287,18 @@ export function buildOpenApiDocument(
         ),
         content: {
           'application/json': {
-            schema:
-              codes.includes('invalid_api_key') && form !== DEFAULT_FORM
-                ? // D1: without X-API-Form a 401 is the default form's; the contract says both.
-                  { anyOf: [errorSchemaRef(errorStatus, codes), defaultForm401Ref()] }
-                : errorSchemaRef(errorStatus, codes),
+            examples,
+            schema: otherForm401
+              ? // D1: without X-API-Form a 401 is the default form's; the contract says both.
+                { anyOf: [errorSchemaRef(errorStatus, codes), defaultForm401Ref()] }
+              : errorSchemaRef(errorStatus, codes),
           },
         },
       };
     }
     operation.responses = responses;
     operation.parameters = [
-      ...(operation.parameters ?? []),
+      ...(operation.parameters ?? []).map((p) => ('$ref' in p ? p : describeParameter(p))),
       {
         name: 'X-API-Form',
         in: 'header',
@@ -236,6 +308,12 @@ export function buildOpenApiDocument(
       },
     ];
   }
+  renameInputDefaults(doc.paths);
+  doc.tags = TAGS.filter((tag) =>
+    Object.values(doc.paths ?? {}).some((item) =>
+      Object.values(item).some((op) => (op as OperationObject).tags?.includes(tag.name)),
+    ),
+  );
   return doc;
 }
 
@@ -258,6 +336,7 @@ export function openApiDocumentFor(form: FormName, origin?: string): OpenAPIObje
       title: `Meeting Notes API (Form ${form})`,
       description: `${FORM_PROFILES[form].openApiDescription} ${formSelectionText(form)} ${RATE_LIMITS_TEXT}`,
       baseUrl: V1_PREFIX,
+      examples: FORMS[form].openApiExamples(),
     });
     cache.set(form, doc);
   }

@@ -9,4 +9,9 @@ export interface RestForm extends FormProfile {
   router: OpenApiRouter;
   /** D22: the windows a request counts against, the form's own first (its headers, D14). */
   rateLimitWindows(principal: ApiPrincipal, now: Date): RateLimitWindow[];
+  /**
+   * Issue 11: the success body of each operation with one (`GET /notes`, ...), written by the
+   * form's presenters from the sample records of openapi-samples.ts: the document's examples.
+   */
+  openApiExamples(): Record<string, unknown>;
 }

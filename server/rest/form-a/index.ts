@@ -8,6 +8,7 @@ import { deleteNoteProcedure, getNoteProcedure, listNotesProcedure } from '../pr
 import type { RestForm } from '../rest-form';
 import { router } from '../../http/openapi-trpc';
 import { profileA } from './profile';
+import { SAMPLE_ENDPOINT, SAMPLE_NOTE, SAMPLE_NOTE_PAGE, SAMPLE_PASSAGE } from '../openapi-samples';
 import { searchPassages } from '../../search/search-passages';
 import { searchNotesProcedure } from '../procedures/search';
 import {
@@ -79,8 +80,18 @@ function rateLimitWindows(principal: ApiPrincipal, now: Date): RateLimitWindow[]
   return [accountDayWindow(principal.account, now)];
 }
 
+// Issue 11: the document's examples, written by this form's presenters.
+const openApiExamples = () => ({
+  'GET /notes': presentNoteList(SAMPLE_NOTE_PAGE),
+  'GET /notes/{id}': presentNote(SAMPLE_NOTE),
+  'GET /notes/search': presentSearchResults([SAMPLE_PASSAGE]),
+  'POST /webhooks': presentCreatedEndpoint({ ...SAMPLE_ENDPOINT, secret: profileA.newWebhookSecret() }),
+  'GET /webhooks': presentEndpointList([SAMPLE_ENDPOINT]),
+});
+
 export const formA: RestForm = {
   ...profileA,
   router: formARouter,
   rateLimitWindows,
+  openApiExamples,
 };

@@ -10,9 +10,17 @@ const errorSchemaA = (codes: readonly ErrorCode[]): JsonSchema => ({
   properties: {
     error: {
       type: 'object',
+      description: 'What went wrong.',
       required: ['code', 'message'],
       additionalProperties: false,
-      properties: { code: { type: 'string', enum: [...codes] }, message: { type: 'string' } },
+      properties: {
+        code: {
+          type: 'string',
+          enum: [...codes],
+          description: 'Machine-readable; one code per kind of error (D2).',
+        },
+        message: { type: 'string', description: 'Human-readable: what went wrong and how to fix it.' },
+      },
     },
   },
 });

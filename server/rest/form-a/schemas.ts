@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PLATFORMS } from '../../domain';
 import type { ListNotesQuery } from '../../notes/list-notes';
 import {
+  apiTimestamp,
   createdRange,
   dateTimeParam,
   enumParam,
@@ -10,58 +11,76 @@ import {
   requiredText,
 } from '../../http/params';
 import type { SearchQuery } from '../procedures/search';
-import { EndpointEvents } from '../webhook-params';
+import { EndpointActive, EndpointEvents, EndpointId, EndpointUrl } from '../webhook-params';
 import { decodeCursor } from '../../http/opaque-cursor';
 
 // Form A's wire shapes (SPEC 2.1-2.3, 4.1-4.3; D5, D6).
 
 export const SegmentA = z
   .object({
-    sequence: z.number().int(),
-    speaker: z.string(),
-    content: z.string(),
-    start_time: z.number(),
+    sequence: z.number().int().meta({ description: 'Position in the transcript, from 1.' }),
+    speaker: z.string().meta({ description: 'Who spoke, as the recorder named them.' }),
+    content: z.string().meta({ description: 'What was said.' }),
+    start_time: z.number().meta({ description: 'Seconds from the start of the recording.' }),
   })
   .meta({ id: 'TranscriptSegment', description: 'One segment of a transcript; sequence is 1-indexed.' });
 
 const noteFields = {
-  id: z.string().uuid(),
+  id: z.string().uuid().meta({ description: 'The UUID of the note.' }),
   title: z.string().meta({ description: 'Empty string when the meeting has no title.' }),
-  platform: z.enum(PLATFORMS),
-  duration_seconds: z.number().int(),
-  created_at: z.string().meta({ description: 'ISO 8601 UTC, millisecond precision.' }),
-  ended_at: z.string(),
+  platform: z.enum(PLATFORMS).meta({ description: 'Where the meeting was recorded.' }),
+  duration_seconds: z.number().int().meta({ description: 'Length of the meeting in whole seconds.' }),
+  created_at: apiTimestamp('When the note was created'),
+  ended_at: apiTimestamp('When the meeting ended'),
 };
 
 export const NoteListItemA = z
-  .object({ ...noteFields, transcript: z.array(SegmentA) })
+  .object({
+    ...noteFields,
+    transcript: z.array(SegmentA).meta({ description: 'The segments in order of sequence.' }),
+  })
   .meta({ id: 'NoteListItem', description: 'A note as it appears in a list.' });
 
 export const NoteA = z
   .object({
     ...noteFields,
-    language: z.string(),
-    transcript: z.array(SegmentA),
+    language: z.string().meta({ description: 'Language of the transcript, e.g. "en".' }),
+    transcript: z.array(SegmentA).meta({ description: 'The segments in order of sequence.' }),
     summary: z.string().nullable().meta({ description: 'Plain-text summary; null until one exists.' }),
-    action_items: z.array(
-      z.object({ text: z.string(), assignee: z.string().nullable() }).meta({ id: 'ActionItem' }),
-    ),
+    action_items: z
+      .array(
+        z
+          .object({
+            text: z.string().meta({ description: 'What is to be done.' }),
+            assignee: z
+              .string()
+              .nullable()
+              .meta({ description: 'Who is to do it; null when nobody was named.' }),
+          })
+          .meta({ id: 'ActionItem', description: 'A task agreed in the meeting.' }),
+      )
+      .meta({ description: 'Tasks from the summary; empty until a summary exists.' }),
   })
   .meta({ id: 'Note', description: 'A single note with language, summary and action items.' });
 
 export const NoteListA = z
   .object({
-    data: z.array(NoteListItemA),
-    next_cursor: z.string().nullable().meta({ description: 'Opaque; pass as cursor for the next page.' }),
-    has_more: z.boolean(),
+    data: z.array(NoteListItemA).meta({ description: 'The page of notes, newest first.' }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .meta({ description: 'Opaque; pass as cursor for the next page. Null on the last page.' }),
+    has_more: z.boolean().meta({ description: 'Whether a next page exists.' }),
   })
-  .meta({ id: 'NoteList' });
+  .meta({ id: 'NoteList', description: 'A page of notes.' });
 
 export const listNotesInputA = z
   .object({
     limit: limitParam(100, 20),
     cursor: z.string().meta({ description: 'The opaque next_cursor of the previous page.' }).optional(),
-    platform: enumParam(PLATFORMS, 'platform').optional(),
+    platform: enumParam(PLATFORMS, 'platform')
+      .meta({ description: 'Only notes recorded on this platform.' })
+      .optional(),
     created_after: dateTimeParam('created_after', 'Only notes created at or after this time (inclusive).'),
     created_before: dateTimeParam('created_before', 'Only notes created before this time (exclusive).'),
   })
@@ -84,7 +103,7 @@ export const listNotesInputA = z
 
 export const SearchHitA = z
   .object({
-    note_id: z.string().uuid(),
+    note_id: z.string().uuid().meta({ description: 'The UUID of the note that matched.' }),
     title: z.string().meta({ description: 'Empty string when the meeting has no title.' }),
     snippet: z.string().meta({
       description: 'At most 300 characters of the matching passage, around its best-matching part.',
@@ -94,29 +113,41 @@ export const SearchHitA = z
       .number()
       .meta({ description: 'Seconds from the start of the recording to the segment that matched.' }),
   })
-  .meta({ id: 'SearchHit' });
+  .meta({ id: 'SearchHit', description: 'A transcript passage that matches the query.' });
 
-export const SearchResultsA = z.object({ data: z.array(SearchHitA) }).meta({ id: 'SearchResults' });
+export const SearchResultsA = z
+  .object({ data: z.array(SearchHitA).meta({ description: 'The best matches first.' }) })
+  .meta({ id: 'SearchResults', description: 'Passages ranked by similarity to the query (D7).' });
 
 export const searchNotesInputA = z
   .object({
     q: requiredText('q')
       .refine((q) => q.length <= 256, { error: 'q must be at most 256 characters' })
-      .meta({ description: 'What to look for, in your words (at most 256 characters).' }),
+      .meta({
+        description: 'What to look for, in your words: not blank, at most 256 characters after trimming.',
+        minLength: 1,
+        maxLength: 256,
+        pattern: '\\S',
+      }),
     limit: limitParam(50, 10),
   })
   .transform((input): SearchQuery => ({ q: input.q, limit: input.limit ?? 10 }));
 
 export const CreatedEndpointA = z
   .object({
-    id: z.string().uuid(),
-    url: z.string(),
+    id: EndpointId,
+    url: EndpointUrl,
     events: EndpointEvents,
     secret: z.string().meta({ description: 'whsec_… signing secret: shown in this response only.' }),
-    created_at: z.string(),
-    active: z.boolean(),
+    created_at: apiTimestamp('When the endpoint was registered'),
+    active: EndpointActive,
   })
-  .meta({ id: 'CreatedWebhookEndpoint' });
+  .meta({ id: 'CreatedWebhookEndpoint', description: 'A new endpoint, with its signing secret.' });
 
-export const EndpointA = CreatedEndpointA.omit({ secret: true }).meta({ id: 'WebhookEndpoint' });
-export const EndpointListA = z.object({ data: z.array(EndpointA) }).meta({ id: 'WebhookEndpointList' });
+export const EndpointA = CreatedEndpointA.omit({ secret: true }).meta({
+  id: 'WebhookEndpoint',
+  description: 'A registered webhook endpoint.',
+});
+export const EndpointListA = z
+  .object({ data: z.array(EndpointA).meta({ description: 'The endpoints, newest first.' }) })
+  .meta({ id: 'WebhookEndpointList', description: 'Every webhook endpoint of the account.' });

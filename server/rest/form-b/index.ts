@@ -8,6 +8,7 @@ import { getNoteProcedure, listNotesProcedure } from '../procedures/notes';
 import type { RestForm } from '../rest-form';
 import { router } from '../../http/openapi-trpc';
 import { profileB } from './profile';
+import { SAMPLE_DELIVERY_ATTEMPT, SAMPLE_ENDPOINT, SAMPLE_NOTE, SAMPLE_NOTE_PAGE } from '../openapi-samples';
 import { searchSummaries } from '../../search/search-summaries';
 import { searchNotesProcedure } from '../procedures/search';
 import {
@@ -92,8 +93,27 @@ function rateLimitWindows(principal: ApiPrincipal, now: Date): RateLimitWindow[]
   return [keyMinuteWindow(principal.key.id, now), accountDayWindow(principal.account, now)];
 }
 
+// Issue 11: the document's examples, written by this form's presenters.
+const openApiExamples = () => ({
+  'GET /notes': presentNoteList(SAMPLE_NOTE_PAGE),
+  'GET /notes/{id}': presentNote(SAMPLE_NOTE),
+  'GET /notes/search': presentSearchResults([SAMPLE_NOTE]),
+  'POST /webhooks': presentCreatedEndpoint({
+    ...SAMPLE_ENDPOINT,
+    form: 'B',
+    secret: profileB.newWebhookSecret(),
+  }),
+  'GET /webhooks': presentEndpointList([{ ...SAMPLE_ENDPOINT, form: 'B' }]),
+  'DELETE /webhooks/{id}': presentDeletedEndpoint(),
+  'GET /webhooks/{id}/deliveries': presentDeliveryPage({
+    attempts: [SAMPLE_DELIVERY_ATTEMPT],
+    hasMore: true,
+  }),
+});
+
 export const formB: RestForm = {
   ...profileB,
   router: formBRouter,
   rateLimitWindows,
+  openApiExamples,
 };

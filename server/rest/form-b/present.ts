@@ -77,6 +77,8 @@ export function presentEndpointList(endpoints: WebhookEndpoint[]): z.input<typeo
 
 export const presentDeletedEndpoint = (): z.input<typeof DeletedEndpointB> => ({ success: true });
 
+type Attempt = z.input<typeof DeliveryPageB>['data'][number];
+
 export function presentDeliveryPage(page: {
   attempts: DeliveryAttemptRecord[];
   hasMore: boolean;
@@ -86,13 +88,13 @@ export function presentDeliveryPage(page: {
     data: page.attempts.map((a) => ({
       id: a.id,
       delivery_id: a.deliveryId,
-      event: a.event,
+      event: a.event as Attempt['event'],
       attempt: a.attempt,
       status_code: a.statusCode,
       success: a.success,
       error: a.error,
       duration_ms: a.durationMs,
-      payload: JSON.parse(a.payload) as Record<string, unknown>,
+      payload: JSON.parse(a.payload) as Attempt['payload'],
       created_at: a.createdAt.toISOString(),
     })),
     next_cursor: page.hasMore && last ? encodeCursor(last) : null,

@@ -3,6 +3,7 @@ import type { Platform } from '../../domain';
 import type { ListNotesQuery } from '../../notes/list-notes';
 import { SummarySchema } from '../../notes/summary';
 import {
+  apiTimestamp,
   createdRange,
   dateTimeParam,
   enumParam,
@@ -12,7 +13,8 @@ import {
   requiredText,
 } from '../../http/params';
 import type { SearchQuery } from '../procedures/search';
-import { EndpointEvents } from '../webhook-params';
+import { EndpointActive, EndpointEvents, EndpointId, EndpointUrl } from '../webhook-params';
+import { WEBHOOK_EVENTS } from '../../domain';
 import { decodeCursor } from '../../http/opaque-cursor';
 import { uuidPathParam } from '../../http/params';
 
@@ -22,40 +24,43 @@ export const PLATFORMS_B = ['meet', 'zoom', 'teams', 'phone'] as const;
 
 export const SegmentB = z
   .object({
-    sequence: z.number().int(),
-    speaker: z.string(),
-    content: z.string(),
-    start_time: z.number(),
-    end_time: z.number().nullable(),
+    sequence: z.number().int().meta({ description: 'Position in the transcript, from 1.' }),
+    speaker: z.string().meta({ description: 'Who spoke, as the recorder named them.' }),
+    content: z.string().meta({ description: 'What was said.' }),
+    start_time: z.number().meta({ description: 'Seconds from the start of the recording.' }),
+    end_time: z
+      .number()
+      .nullable()
+      .meta({ description: 'Seconds from the start of the recording to the end; null when unknown.' }),
   })
   .meta({ id: 'TranscriptSegment', description: 'One segment of a transcript; sequence is 1-indexed.' });
 
 export const NoteB = z
   .object({
-    id: z.string().uuid(),
-    title: z.string().nullable(),
+    id: z.string().uuid().meta({ description: 'The UUID of the note.' }),
+    title: z.string().nullable().meta({ description: 'Null when the meeting has no title.' }),
     platform: z
       .enum(PLATFORMS_B)
       .meta({ description: 'Recordings from a microphone are reported as phone.' }),
-    duration_seconds: z.number().int(),
-    started_at: z.string().meta({ description: 'ISO 8601 UTC, millisecond precision.' }),
-    ended_at: z.string(),
-    status: z.literal('ready'),
-    transcript: z.array(SegmentB),
+    duration_seconds: z.number().int().meta({ description: 'Length of the meeting in whole seconds.' }),
+    started_at: apiTimestamp('When the meeting started'),
+    ended_at: apiTimestamp('When the meeting ended'),
+    status: z.literal('ready').meta({ description: 'Always ready: only finished notes are listed.' }),
+    transcript: z.array(SegmentB).meta({ description: 'The segments in order of sequence.' }),
     summary: SummarySchema.nullable().meta({ description: 'Null until the AI summary has been generated.' }),
   })
-  .meta({ id: 'Note' });
+  .meta({ id: 'Note', description: 'A note with its transcript and AI summary.' });
 
 export const NoteListB = z
   .object({
-    data: z.array(NoteB),
-    next_cursor: z
-      .string()
-      .nullable()
-      .meta({ description: 'The created_at of the last note on the page; pass as cursor.' }),
-    has_more: z.boolean(),
+    data: z.array(NoteB).meta({ description: 'The page of notes, newest first.' }),
+    next_cursor: z.iso.datetime().nullable().meta({
+      description:
+        'The created_at of the last note on the page (a date-time); pass as cursor. Null on the last page.',
+    }),
+    has_more: z.boolean().meta({ description: 'Whether a next page exists.' }),
   })
-  .meta({ id: 'NoteList' });
+  .meta({ id: 'NoteList', description: 'A page of notes.' });
 
 // D6: Form B has no microphone; such notes are phone notes, and the phone filter finds them.
 const PLATFORM_FILTER_B: Record<(typeof PLATFORMS_B)[number], Platform[]> = {
@@ -70,9 +75,17 @@ export const listNotesInputB = z
     limit: limitParam(100, 20),
     cursor: z
       .string()
-      .meta({ description: 'The next_cursor of the previous page (a timestamp).' })
+      .meta({
+        description: 'The next_cursor of the previous page: an ISO 8601 date-time with Z or an offset.',
+        format: 'date-time',
+      })
       .optional(),
-    platform: enumParam(PLATFORMS_B, 'platform').optional(),
+    platform: enumParam(PLATFORMS_B, 'platform')
+      .meta({
+        description:
+          'Only notes recorded on this platform; phone includes recordings from a microphone (D6).',
+      })
+      .optional(),
     created_after: dateTimeParam('created_after', 'Only notes created at or after this time (inclusive).'),
     created_before: dateTimeParam('created_before', 'Only notes created at or before this time (inclusive).'),
   })
@@ -100,12 +113,14 @@ export const listNotesInputB = z
 
 export const SearchResultsB = z
   .object({ data: z.array(NoteB).meta({ description: 'Notes ranked by how well their summary matches.' }) })
-  .meta({ id: 'SearchResults' });
+  .meta({ id: 'SearchResults', description: 'Notes whose summaries best match the query.' });
 
 export const searchNotesInputB = z
   .object({
     q: requiredText('q').meta({
-      description: 'A natural-language query, matched against meeting summaries.',
+      description: 'A natural-language query, matched against meeting summaries; not blank.',
+      minLength: 1,
+      pattern: '\\S',
     }),
     limit: limitParam(20, 5),
   })
@@ -113,44 +128,71 @@ export const searchNotesInputB = z
 
 export const CreatedEndpointB = z
   .object({
-    id: z.string().uuid(),
-    url: z.string(),
+    id: EndpointId,
+    url: EndpointUrl,
     events: EndpointEvents,
-    active: z.boolean(),
-    created_at: z.string(),
+    active: EndpointActive,
+    created_at: apiTimestamp('When the endpoint was registered'),
     secret: z.string().meta({ description: '64 hexadecimal characters: shown in this response only.' }),
   })
-  .meta({ id: 'CreatedWebhookEndpoint' });
+  .meta({ id: 'CreatedWebhookEndpoint', description: 'A new endpoint, with its signing secret.' });
 
-export const EndpointB = CreatedEndpointB.omit({ secret: true }).meta({ id: 'WebhookEndpoint' });
-export const EndpointListB = z.object({ data: z.array(EndpointB) }).meta({ id: 'WebhookEndpointList' });
-export const DeletedEndpointB = z.object({ success: z.literal(true) });
+export const EndpointB = CreatedEndpointB.omit({ secret: true }).meta({
+  id: 'WebhookEndpoint',
+  description: 'A registered webhook endpoint.',
+});
+export const EndpointListB = z
+  .object({ data: z.array(EndpointB).meta({ description: 'The endpoints, newest first.' }) })
+  .meta({ id: 'WebhookEndpointList', description: 'Every webhook endpoint of the account.' });
+export const DeletedEndpointB = z
+  .object({ success: z.literal(true).meta({ description: 'Always true: the endpoint is gone.' }) })
+  .meta({ id: 'DeletedWebhookEndpoint', description: 'The answer to a delete.' });
+
+// The webhook envelope of SPEC 6.2 that an attempt sent (server/webhooks/envelope.ts).
+const DeliveryPayloadB = z
+  .looseObject({
+    event: z.enum(WEBHOOK_EVENTS).meta({ description: 'The event delivered.' }),
+    created_at: apiTimestamp('When the event happened'),
+    data: z.record(z.string(), z.unknown()).meta({ description: 'The meeting the event is about (D9).' }),
+  })
+  .meta({ id: 'WebhookPayload', description: 'The JSON object sent: the envelope of SPEC 6.2.' });
 
 // D13
 export const DeliveryAttemptB = z
   .object({
-    id: z.string().uuid(),
+    id: z.string().uuid().meta({ description: 'The UUID of the attempt.' }),
     delivery_id: z
       .string()
       .uuid()
       .meta({ description: 'Stable across the retries of one delivery (X-Service-Delivery).' }),
-    event: z.string(),
-    attempt: z.number().int(),
-    status_code: z.number().int().nullable(),
-    success: z.boolean(),
+    event: z.enum(WEBHOOK_EVENTS).meta({ description: 'The event delivered.' }),
+    attempt: z.number().int().meta({ description: 'Which attempt of the delivery, from 1 (D11).' }),
+    status_code: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The endpoint's HTTP status; null when no answer arrived." }),
+    success: z.boolean().meta({ description: 'Whether the endpoint answered 2xx.' }),
     error: z
       .string()
       .nullable()
       .meta({ description: 'e.g. "timeout", "connection refused", "blocked: private address".' }),
-    duration_ms: z.number().int(),
-    payload: z.record(z.string(), z.unknown()).meta({ description: 'The JSON object sent.' }),
-    created_at: z.string(),
+    duration_ms: z.number().int().meta({ description: 'How long the attempt took, in milliseconds.' }),
+    payload: DeliveryPayloadB,
+    created_at: apiTimestamp('When the attempt was made'),
   })
-  .meta({ id: 'DeliveryAttempt' });
+  .meta({ id: 'DeliveryAttempt', description: 'One attempt to deliver an event to the endpoint (D13).' });
 
 export const DeliveryPageB = z
-  .object({ data: z.array(DeliveryAttemptB), next_cursor: z.string().nullable(), has_more: z.boolean() })
-  .meta({ id: 'DeliveryAttemptList' });
+  .object({
+    data: z.array(DeliveryAttemptB).meta({ description: 'The page of attempts, newest first.' }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .meta({ description: 'Opaque; pass as cursor for the next page. Null on the last page.' }),
+    has_more: z.boolean().meta({ description: 'Whether a next page exists.' }),
+  })
+  .meta({ id: 'DeliveryAttemptList', description: 'A page of delivery attempts.' });
 
 export const listDeliveriesInputB = z
   .object({

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { deleteEndpointOrThrow, listEndpoints, type WebhookEndpoint } from '../../webhooks/endpoints';
+import {
+  deleteEndpointOrThrow,
+  listEndpoints,
+  MAX_ENDPOINTS_PER_ACCOUNT,
+  type WebhookEndpoint,
+} from '../../webhooks/endpoints';
 import { listDeliveryAttempts, type DeliveryAttemptRecord } from '../../webhooks/list-delivery-attempts';
 import { registerEndpoint } from '../../webhooks/register-endpoint';
 import type { FormName, WebhookEvent } from '../../domain';
@@ -34,7 +39,8 @@ export const createEndpointProcedure = <C, L, D>(form: WebhooksForm<C, L, D>) =>
         method: 'POST',
         path: '/webhooks',
         summary: 'Create a webhook endpoint',
-        description: 'The secret is shown in this response only.',
+        // Issue 11: the cap is stated where clients read it (D8).
+        description: `The secret is shown in this response only. An account has at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints: registering one more is a 422 (Form B: 400).`,
         tags: ['Webhooks'],
       },
       rest: { status: 201, errors: ['invalid_request', 'validation_error', 'conflict'] },

@@ -1,0 +1,41 @@
+// npm run lint:openapi (issue 11): writes each form's OpenAPI document to a directory (default: a
+// temporary one) and, with --lint, runs `redocly lint` on them (redocly.yaml: zero problems).
+// The origin is a fixed example, so the files do not depend on where the service would run.
+//   tsx scripts/write-openapi.ts [--lint] [dir]
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FORM_NAMES } from '../server/domain';
+import { openApiDocumentFor } from '../server/rest/openapi-document';
+
+const EXAMPLE_ORIGIN = 'https://api.example.com';
+
+const args = process.argv.slice(2);
+const lint = args.includes('--lint');
+const given = args.find((a) => !a.startsWith('--'));
+const dir = given ?? mkdtempSync(join(tmpdir(), 'openapi-'));
+mkdirSync(dir, { recursive: true });
+const files = FORM_NAMES.map((form) => {
+  const file = join(dir, `openapi-form-${form.toLowerCase()}.json`);
+  writeFileSync(file, `${JSON.stringify(openApiDocumentFor(form, EXAMPLE_ORIGIN), null, 2)}\n`);
+  return file;
+});
+
+if (lint) {
+  const bin = join(process.cwd(), 'node_modules', '.bin', 'redocly');
+  const run = spawnSync(bin, ['lint', '--config', join(process.cwd(), 'redocly.yaml'), ...files], {
+    stdio: 'inherit',
+    // Nothing leaves the machine: no usage telemetry, no update check (redocly.yaml says so too).
+    env: {
+      ...process.env,
+      REDOCLY_TELEMETRY: 'off',
+      REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+      REDOCLY_SUPPRESS_NOTIFICATIONS: 'true',
+    },
+  });
+  if (!given) rmSync(dir, { recursive: true, force: true });
+  process.exit(run.status ?? 1);
+} else {
+  for (const file of files) console.log(file);
+}
