@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { uploadUntilAnswered } from '../test/stream-upload';
 import { STATE_DIR } from './state';
 

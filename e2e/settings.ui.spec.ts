@@ -1,6 +1,7 @@
 import http from 'node:http';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { demoLogin, readState } from './state';
 
 // Issue 5 end to end, in Debian's Chromium against `npm start`: sign up, keys, webhooks with

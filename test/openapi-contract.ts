@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import { DEFAULT_FORM, type FormName, parseFormName } from '../server/domain';
 import { hasMalformedPathEncoding } from '../server/http/malformed-path';
 

@@ -8,7 +8,9 @@ import { RECORDER_PREFIX, V1_PREFIX } from '../server/http/api-surfaces';
 import { type FetchHandler, serveNode } from '../server/http/serve-node';
 import { createRecorderHandler } from '../server/recorder/recorder-handler';
 import { FORM_PROFILES } from '../server/rest/form-profiles';
+import { createOpenApiDocumentHandler } from '../server/rest/openapi-document';
 import { createV1Handler } from '../server/rest/v1-handler';
+import { createContractValidator } from './openapi-contract';
 import { createServices } from '../server/services';
 import { parseEnv } from '../server/env';
 
@@ -26,6 +28,7 @@ async function closedPort(): Promise<number> {
 
 let database: Database;
 let server: { url: string; close(): Promise<void> };
+let validateContract: ReturnType<typeof createContractValidator>;
 beforeAll(async () => {
   database = await openPostgres(`postgres://nobody@127.0.0.1:${await closedPort()}/nothing`, { max: 1 });
   const deps = {
@@ -34,9 +37,18 @@ beforeAll(async () => {
   };
   const v1 = createV1Handler(deps);
   const recorder = createRecorderHandler(deps);
+  const openapi = createOpenApiDocumentHandler({ trustProxyHops: 0 });
   server = await serveNode((pathname): FetchHandler | undefined =>
-    pathname.startsWith(V1_PREFIX) ? v1 : pathname.startsWith(RECORDER_PREFIX) ? recorder : undefined,
+    pathname.startsWith(V1_PREFIX)
+      ? v1
+      : pathname.startsWith(RECORDER_PREFIX)
+        ? recorder
+        : pathname === '/api/openapi.json'
+          ? openapi
+          : undefined,
   );
+  // No database to ask for a key's form: every request here names its form in X-API-Form.
+  validateContract = createContractValidator({ baseUrl: server.url, keyForm: async () => undefined });
 });
 afterAll(async () => {
   await server?.close();
@@ -59,10 +71,14 @@ describe('SPEC 8: a database out of reach is a 503, not a 500', () => {
   it.each(FORM_NAMES.map((f) => [f] as const))(
     'Form %s: GET /v1/notes answers 503 service_unavailable in the form, with Retry-After',
     async (form) => {
-      const res = await fetch(`${server.url}/v1/notes`, {
-        headers: { authorization: `Bearer ${key}`, 'x-api-form': form },
-      });
+      const headers = new Headers({ authorization: `Bearer ${key}`, 'x-api-form': form });
+      const res = await fetch(`${server.url}/v1/notes`, { headers });
       expect(res.status).toBe(503);
+      // Issue 11: the 503 is what the published document of the form says, headers included.
+      await validateContract(
+        { method: 'GET', path: '/v1/notes', headers },
+        { status: res.status, headers: res.headers, text: await res.clone().text() },
+      );
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(res.headers.get('x-request-id')).toBeTruthy();
       const body = await res.json();
