@@ -51,14 +51,7 @@ type Events = z.input<typeof EndpointB>['events'];
 
 // SPEC 4.5: Form B lists id, url, events, active, created_at, secret.
 export function presentCreatedEndpoint(e: WebhookEndpoint): z.input<typeof CreatedEndpointB> {
-  return {
-    id: e.id,
-    url: e.url,
-    events: e.events as Events,
-    active: e.active,
-    created_at: e.createdAt.toISOString(),
-    secret: e.secret,
-  };
+  return { ...presentEndpoint(e), secret: e.secret };
 }
 
 export function presentEndpoint(e: WebhookEndpoint): z.input<typeof EndpointB> {
