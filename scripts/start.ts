@@ -10,6 +10,9 @@ import { accounts } from '../server/db/schema';
 import { EnvError, getEnv } from '../server/env';
 import { seedDemo } from '../server/seed/seed-demo';
 import { createServices } from '../server/services';
+import { sealLegacySecrets } from '../server/webhooks/seal-secrets';
+import { createSecretBox } from '../server/webhooks/secret-box';
+import { loadSecretKeys } from '../server/webhooks/secret-keys';
 
 const root = path.resolve(import.meta.dirname, '..');
 const SOURCES = [
@@ -54,6 +57,12 @@ async function prepareDatabase() {
     console.log(
       `Database: ${database.kind === 'pglite' ? `embedded PGlite in ${database.location}` : database.location} (migrated)`,
     );
+    // Issue 12 item 7: webhook signing secrets stored before encryption are sealed now.
+    const sealed = await sealLegacySecrets(database.db, createSecretBox(loadSecretKeys(env)));
+    if (sealed > 0)
+      console.log(
+        `Encrypted ${sealed} webhook signing secret${sealed === 1 ? '' : 's'} stored in plaintext.`,
+      );
     // Only the embedded database is ever seeded; a server named by DATABASE_URL never is.
     if (database.kind !== 'pglite') return;
     const [row] = await database.db.select({ n: count() }).from(accounts);

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { EnvError, parseEnv } from './env';
 
+/** A valid SECRETS_KEY (issue 12 item 7: required with VERCEL_ENV=production). */
+const KEY = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
+
 /** parseEnv's EnvError, or a failure when it parses. */
 function envError(source: Record<string, string | undefined>): EnvError {
   try {
@@ -91,8 +94,12 @@ describe('parseEnv (D21 configuration)', () => {
       parseEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', VERCEL_ENV: 'preview' }).WEBHOOK_ALLOW_PRIVATE_URLS,
     ).toBe(true);
     expect(
-      parseEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false', VERCEL_ENV: 'production', CRON_SECRET: 's' })
-        .WEBHOOK_ALLOW_PRIVATE_URLS,
+      parseEnv({
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'false',
+        VERCEL_ENV: 'production',
+        CRON_SECRET: 's',
+        SECRETS_KEY: KEY,
+      }).WEBHOOK_ALLOW_PRIVATE_URLS,
     ).toBe(false);
   });
 
@@ -106,15 +113,18 @@ describe('parseEnv (D21 configuration)', () => {
   });
 
   it('D20: VERCEL_ENV=production with CRON_SECRET starts; CRON_SECRET is optional elsewhere', () => {
-    expect(parseEnv({ VERCEL_ENV: 'production', CRON_SECRET: 's3cret' }).CRON_SECRET).toBe('s3cret');
+    expect(parseEnv({ VERCEL_ENV: 'production', CRON_SECRET: 's3cret', SECRETS_KEY: KEY }).CRON_SECRET).toBe(
+      's3cret',
+    );
     expect(parseEnv({ VERCEL_ENV: 'preview' }).CRON_SECRET).toBeUndefined();
   });
 
-  it('D12, D20: both production problems are reported together', () => {
+  it('D12, D20, issue 12 item 7: every production problem is reported together', () => {
     const err = envError({ VERCEL_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
-    expect(err.problems).toHaveLength(2);
+    expect(err.problems).toHaveLength(3);
     expect(err.message).toContain('WEBHOOK_ALLOW_PRIVATE_URLS');
     expect(err.message).toContain('CRON_SECRET');
+    expect(err.message).toContain('SECRETS_KEY');
   });
 
   it.each([

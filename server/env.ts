@@ -21,6 +21,59 @@ const positiveInt = (name: string, fallback: number) =>
       return n;
     });
 
+/**
+ * A key for the webhook secrets at rest (issue 12 item 7): 32 bytes written as base64 or base64url
+ * (43 characters, or 44 with the `=` padding) or as 64 hex digits; null for anything else.
+ */
+export function decodeSecretsKey(text: string): Buffer | null {
+  const t = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(t)) return Buffer.from(t, 'hex');
+  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(t)) return null;
+  const key = Buffer.from(t, 'base64');
+  return key.length === 32 ? key : null;
+}
+
+const SECRETS_KEY_FORMAT =
+  '32 bytes written as base64 or base64url (43 or 44 characters) or as 64 hex digits; `npm run secrets:rotate-key -- --generate` prints one';
+
+const secretsKey = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (!v?.trim()) return undefined;
+    const key = decodeSecretsKey(v);
+    if (!key) {
+      // The value is a secret: its length is all the message tells.
+      ctx.addIssue({
+        code: 'custom',
+        message: `SECRETS_KEY must be ${SECRETS_KEY_FORMAT}; got ${v.trim().length} characters`,
+      });
+      return z.NEVER;
+    }
+    return key;
+  });
+
+const previousSecretsKeys = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const parts = (v ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
+    const keys: Buffer[] = [];
+    parts.forEach((part, i) => {
+      const key = decodeSecretsKey(part);
+      if (key) keys.push(key);
+      else
+        ctx.addIssue({
+          code: 'custom',
+          message: `SECRETS_PREVIOUS_KEYS: key ${i + 1} of ${parts.length} must be ${SECRETS_KEY_FORMAT}; got ${part.length} characters`,
+        });
+    });
+    return keys;
+  });
+
 const envSchema = z
   .object({
     DATABASE_URL: z
@@ -62,6 +115,11 @@ const envSchema = z
         return parts.map((p) => Number(p.trim())) as [number, number, number];
       }),
     WEBHOOK_ALLOW_PRIVATE_URLS: bool,
+    // Issue 12 item 7: the key webhook signing secrets are encrypted under at rest (unset: a key
+    // generated once into DATA_DIR, see server/webhooks/secret-keys.ts), and older keys that still
+    // open them during a key rotation.
+    SECRETS_KEY: secretsKey,
+    SECRETS_PREVIOUS_KEYS: previousSecretsKeys,
     SMTP_URL: z
       .string()
       .optional()
@@ -200,6 +258,14 @@ const envSchema = z
         path: ['WEBHOOK_ALLOW_PRIVATE_URLS'],
         message:
           'WEBHOOK_ALLOW_PRIVATE_URLS=true is for local development and tests only; it is refused with VERCEL_ENV=production (D12)',
+      });
+    }
+    if (env.VERCEL_ENV === 'production' && !env.SECRETS_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SECRETS_KEY'],
+        message:
+          'SECRETS_KEY is required with VERCEL_ENV=production: webhook signing secrets are encrypted under it, and a key generated into DATA_DIR would not survive a deployment (issue 12)',
       });
     }
     if (env.VERCEL_ENV === 'production' && !env.CRON_SECRET) {

@@ -8,6 +8,8 @@ import type { WebhookDeps } from './webhooks/dispatch-deliveries';
 import { createWebhookSender } from './webhooks/http-sender';
 import type { WebhookUrlPolicy } from './webhooks/register-endpoint';
 import type { Resolver } from './webhooks/url-guard';
+import { createSecretBox } from './webhooks/secret-box';
+import { loadSecretKeys } from './webhooks/secret-keys';
 import type { Env } from './env';
 import { ExtractiveSummarizer } from './summaries/extractive-summarizer';
 import { OpenAISummarizer } from './summaries/openai-summarizer';
@@ -81,6 +83,8 @@ export function createServices(
     webhooks: {
       sender,
       retryDelays: env.WEBHOOK_RETRY_DELAYS,
+      secrets: createSecretBox(loadSecretKeys(env)),
+      appUrl: (env.NEXTAUTH_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
       allowPrivateUrls,
       ...(opts.resolve && { resolve: opts.resolve }),
     },

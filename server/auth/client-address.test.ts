@@ -10,7 +10,14 @@ describe('TRUST_PROXY (issue 8: X-Forwarded-For is trusted only when configured)
     [{ TRUST_PROXY: '2' }, 2],
     [{ TRUST_PROXY: 'true' }, 1],
     [{ TRUST_PROXY: 'false' }, 0],
-    [{ VERCEL_ENV: 'production', CRON_SECRET: 's' }, 1], // Vercel's edge sets the header
+    [
+      {
+        VERCEL_ENV: 'production',
+        CRON_SECRET: 's',
+        SECRETS_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+      },
+      1,
+    ], // Vercel's edge sets the header
     [{ VERCEL_ENV: 'preview', TRUST_PROXY: '0' }, 0],
   ])('%j → %d trusted hops', (source, hops) => {
     expect(parseEnv(source).TRUST_PROXY).toBe(hops);

@@ -242,12 +242,22 @@ export const webhookEndpoints = pgTable(
     events: text('events').array().$type<WebhookEvent[]>().notNull(),
     /** The form of the request that created it: decides the secret's format (D1, D12). */
     form: text('form', { enum: FORM_NAMES }).notNull(),
-    /** Kept as shown at creation: signing needs it (D10). Never returned again. */
+    /** What the owner calls it (settings app); not part of the /v1 surface. */
+    description: text('description').notNull().default(''),
+    /**
+     * The signing secret as shown at creation (D10), encrypted at rest (issue 12:
+     * server/webhooks/secret-box.ts: `enc:v1:<key id>:…`). Never returned again.
+     */
     secret: text('secret').notNull(),
+    /** After a rotation: the replaced secret (encrypted), still signing until previous_secret_expires_at. */
+    previousSecret: text('previous_secret'),
+    previousSecretExpiresAt: ms('previous_secret_expires_at'),
     active: boolean('active').notNull().default(true),
     /** Events before this moment are never delivered: creation, or the last re-enable (SPEC 3.1). */
     activeSince: ms('active_since').notNull(),
     deactivatedAt: ms('deactivated_at'),
+    /** The delivery whose fourth failure deactivated the endpoint (the Inactive banner names it). */
+    deactivatedByDeliveryId: uuid('deactivated_by_delivery_id'),
     createdAt: ms('created_at').notNull(),
   },
   (t) => [
@@ -256,6 +266,10 @@ export const webhookEndpoints = pgTable(
   ],
 );
 
+/**
+ * What is stored. The settings app shows one more state, `retrying`: pending with an attempt made
+ * (server/webhooks/delivery-state.ts), so the dispatcher's claim stays one indexed condition.
+ */
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
 
 /**
@@ -279,9 +293,14 @@ export const deliveries = pgTable(
     attemptsMade: integer('attempts_made').notNull().default(0),
     nextAttemptAt: ms('next_attempt_at'),
     lockedUntil: ms('locked_until'),
+    /** Set with status 'cancelled': 'endpoint_deactivated' (deleting an endpoint deletes its deliveries). */
+    cancelledReason: text('cancelled_reason'),
+    /** The delivery that re-sent this one (Resend, Recover): a recovery never queues it twice. */
+    resentAs: uuid('resent_as'),
     createdAt: ms('created_at').notNull(),
   },
   (t) => [
+    index('deliveries_endpoint_created_idx').on(t.endpointId, t.createdAt.desc(), t.id.desc()),
     index('deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('deliveries_endpoint_idx').on(t.endpointId, t.status),
     index('deliveries_event_idx').on(t.eventId),

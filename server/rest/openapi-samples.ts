@@ -67,10 +67,14 @@ export const SAMPLE_ENDPOINT: WebhookEndpoint = {
   url: 'https://hooks.example.com/meeting-notes',
   events: ['meeting.completed'],
   form: 'A',
+  description: '',
   secret: 'whsec_3q2+7w==',
+  previousSecret: null,
+  previousSecretExpiresAt: null,
   active: true,
   activeSince: at('2026-01-28T09:15:00.000Z'),
   deactivatedAt: null,
+  deactivatedByDeliveryId: null,
   createdAt: at('2026-01-28T09:15:00.000Z'),
 };
 

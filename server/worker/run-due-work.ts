@@ -2,6 +2,7 @@ import type { Db } from '../db/client';
 import { log } from '../log';
 import type { Services } from '../services';
 import { attemptDelivery, claimDeliveries, type AttemptOutcome } from '../webhooks/dispatch-deliveries';
+import { sealLegacySecrets } from '../webhooks/seal-secrets';
 import { claimJobs, completeJob, failJob } from '../jobs/jobs';
 import { runJob } from './run-job';
 
@@ -26,6 +27,31 @@ const DELIVERY_COUNT: Record<AttemptOutcome, keyof WorkCounts | null> = {
   gone: null,
 };
 
+/** The one pass of sealLegacySecrets per database this process runs (one database in production). */
+const legacySecretsSealed = new WeakMap<Db, Promise<void>>();
+
+/**
+ * Issue 12 item 7: before this process first dispatches, plaintext signing secrets left from
+ * before encryption are sealed (one query when there are none; scripts/start.ts does it too, but
+ * a deployment may not start through it). A failure is logged and dispatch goes on: plaintext
+ * values still sign correctly, and the next process tries again.
+ */
+function sealLegacySecretsOnce(db: Db, services: Services): Promise<void> {
+  let done = legacySecretsSealed.get(db);
+  if (!done) {
+    done = Promise.resolve()
+      .then(() => sealLegacySecrets(db, services.webhooks.secrets))
+      .then(
+        (count) => {
+          if (count > 0) log.info('sealed plaintext webhook secrets', { count });
+        },
+        (err: unknown) => log.warn('could not seal plaintext webhook secrets; dispatching anyway', { err }),
+      );
+    legacySecretsSealed.set(db, done);
+  }
+  return done;
+}
+
 /**
  * Runs due background work (webhook attempts, embeddings, summaries) until none is due or the
  * time budget is spent (D20). Shared by the in-process worker and the cron route; any number
@@ -46,6 +72,7 @@ export async function runDueWork(
     deliveries_retried: 0,
     deliveries_failed: 0,
   };
+  await sealLegacySecretsOnce(db, services);
   while (Date.now() < deadline) {
     const attempted = await attemptDueDeliveries(db, services, deadline, counts);
 
