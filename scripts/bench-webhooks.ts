@@ -26,6 +26,8 @@ import { runDueWork, type WorkCounts } from '../server/worker/run-due-work';
 import { startWorker, type Worker } from '../server/worker/worker';
 import { createMeeting } from '../server/meetings/create-meeting';
 import { createServices, type Services } from '../server/services';
+import { createSecretBox } from '../server/webhooks/secret-box';
+import { loadSecretKeys } from '../server/webhooks/secret-keys';
 import { createEndpoint } from '../server/webhooks/endpoints';
 import { createTestDatabase } from '../test/test-database';
 import { percentile } from './bench-stats';
@@ -134,6 +136,9 @@ function checkExactlyOnce(expected: Set<string>, arrivals: Arrival[]) {
   };
 }
 
+/** The secret box the services use (same SECRETS_KEY / DATA_DIR key). */
+const sealer = createSecretBox(loadSecretKeys(parseEnv({})));
+
 async function accountWithEndpoints(database: Database, receiver: Receiver, tag: string, endpoints: number) {
   const account = await createAccount(database.db, {
     email: `bench-${tag}-${Date.now()}@example.com`,
@@ -146,7 +151,8 @@ async function accountWithEndpoints(database: Database, receiver: Receiver, tag:
       url: `${receiver.url}/${tag}/${i}`,
       events: [...WEBHOOK_EVENTS],
       form: 'A',
-      secret: FORM_PROFILES.A.newWebhookSecret(),
+      // Sealed as registration seals it (issue 12 item 7): every attempt opens it.
+      secret: sealer.seal(FORM_PROFILES.A.newWebhookSecret()),
     });
   }
   return account;

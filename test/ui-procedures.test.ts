@@ -72,7 +72,7 @@ describe('cross-account isolation (issue 5 Done-when)', () => {
         async () => (await ownerUi.webhooks.deliveries({ id: endpointId })).items[0],
         'a delivery',
       )
-    ).deliveryId;
+    ).id;
   });
 
   it('issue 5: keys of another account are not listed and cannot be revoked', async () => {
@@ -202,29 +202,35 @@ describe('settings procedures', () => {
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
     await ui.webhooks.sendTest({ id: endpoint.id });
     const first = await waitFor(
-      async () => (await ui.webhooks.deliveries({ id: endpoint.id })).items[0],
+      async () =>
+        (await ui.webhooks.deliveries({ id: endpoint.id })).items.find((i) => i.state === 'succeeded'),
       'the test delivery',
     );
-    expect(first).toMatchObject({ event: 'summary.ready', attempt: 1, success: true, statusCode: 200 });
-    expect(JSON.parse(first.payload)).toMatchObject({
+    expect(first).toMatchObject({ event: 'summary.ready', attempts: 1, lastStatusCode: 200, test: true });
+    const detail = await ui.webhooks.delivery({ deliveryId: first.id });
+    expect(JSON.parse(detail.payload)).toMatchObject({
       event: 'summary.ready',
       data: { title: 'Test event from Meeting Notes' },
     });
-    expect(first.requestHeaders['X-Service-Delivery']).toBe(first.deliveryId);
-    const { deliveryId } = await ui.webhooks.resend({ deliveryId: first.deliveryId });
-    const again = await waitFor(
+    expect(detail.attemptLog[0]!.requestHeaders['X-Service-Delivery']).toBe(first.id);
+    expect(detail.attemptLog[0]!.requestHeaders['webhook-id']).toBe(first.id);
+    const { deliveryId } = await ui.webhooks.resend({ deliveryId: first.id });
+    await waitFor(
       async () =>
-        (await ui.webhooks.deliveries({ id: endpoint.id })).items.find((i) => i.deliveryId === deliveryId),
+        (await ui.webhooks.deliveries({ id: endpoint.id })).items.find(
+          (i) => i.id === deliveryId && i.state === 'succeeded',
+        ),
       'the resend',
     );
-    expect(again.payload).toBe(first.payload);
+    expect((await ui.webhooks.delivery({ deliveryId })).payload).toBe(detail.payload);
+    expect((await ui.webhooks.delivery({ deliveryId: first.id })).resentAs).toBe(deliveryId);
     const list = await ui.webhooks.list();
     expect(list[0]).toMatchObject({
       id: endpoint.id,
       active: true,
       lastDelivery: { success: true, statusCode: 200 },
     });
-    const failedOnly = await ui.webhooks.deliveries({ id: endpoint.id, status: 'failed' });
+    const failedOnly = await ui.webhooks.deliveries({ id: endpoint.id, state: 'failed' });
     expect(failedOnly.items).toEqual([]);
     expect(
       (await app.db.select().from(deliveries).where(eq(deliveries.endpointId, endpoint.id))).length,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { count, eq } from 'drizzle-orm';
@@ -373,7 +374,7 @@ describe('GET and DELETE /v1/webhooks (SPEC 4.6, 4.7, D8)', () => {
         created.push(res.json);
         await sleep(3); // distinct created_at, so "newest first" is one order
       }
-      await deactivateEndpoint(strict.db, created[1].id);
+      await deactivateEndpoint(strict.db, created[1].id, randomUUID());
 
       const res = await strict.request('/v1/webhooks', { key });
       expect(res.status).toBe(200);

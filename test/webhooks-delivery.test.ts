@@ -1,5 +1,4 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { and, count, eq, inArray, type SQL } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
@@ -13,6 +12,7 @@ import { claimDeliveries } from '../server/webhooks/dispatch-deliveries';
 import { reenableEndpointOrThrow } from '../server/webhooks/endpoints';
 import type { Resolver } from '../server/webhooks/url-guard';
 import { startTestApp, type TestApp } from './test-app';
+import { Receiver } from './webhook-receiver';
 
 // Webhook deliveries: SPEC 3.1, 4.7, 6; D9, D10, D11, D12, D20, D21.
 //
@@ -27,75 +27,6 @@ const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SIGNATURE = /^t=(\d+),v1=([0-9a-f]{64})$/;
 const stripe = new Stripe('sk_test_x');
-
-// ---------------------------------------------------------------------------------------------
-// A receiver: a real HTTP server on 127.0.0.1 that records every request and answers per path.
-
-interface Received {
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  /** Date.now() once the whole request had arrived. */
-  at: number;
-}
-interface Reply {
-  status?: number;
-  headers?: Record<string, string>;
-  delayMs?: number;
-}
-
-class Receiver {
-  readonly received: Received[] = [];
-  private readonly rules = new Map<string, (n: number) => Reply>();
-  private server!: http.Server;
-  base = '';
-
-  async start() {
-    this.server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const r: Received = {
-          path: req.url ?? '',
-          headers: req.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-          at: Date.now(),
-        };
-        this.received.push(r);
-        const reply = this.rules.get(r.path)?.(this.at(r.path).length) ?? {};
-        const answer = () => {
-          if (res.destroyed) return;
-          res.writeHead(reply.status ?? 200, { 'content-type': 'text/plain', ...reply.headers });
-          res.end('ok');
-        };
-        if (reply.delayMs) setTimeout(answer, reply.delayMs);
-        else answer();
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  /** A fresh path; `rule(n)` answers its n-th request (1-based). */
-  path(name: string, rule?: (n: number) => Reply): { path: string; url: string } {
-    const path = `/${name}-${randomUUID()}`;
-    if (rule) this.rules.set(path, rule);
-    return { path, url: this.base + path };
-  }
-
-  setRule(path: string, rule: (n: number) => Reply) {
-    this.rules.set(path, rule);
-  }
-
-  at(path: string): Received[] {
-    return this.received.filter((r) => r.path === path);
-  }
-
-  async close() {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // A real SMTP server capturing what the app sends.

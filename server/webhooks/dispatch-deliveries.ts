@@ -5,6 +5,7 @@ import { deliveries, deliveryAttempts } from '../db/schema';
 import type { Mailer } from '../email/send-email';
 import { deactivateEndpoint } from './endpoints';
 import type { WebhookSender } from './http-sender';
+import type { SecretBox } from './secret-box';
 import { deliveryHeaders } from './sign-payload';
 
 /** SPEC 6.5: the initial attempt plus three retries. */
@@ -17,6 +18,10 @@ export interface WebhookDeps {
   /** Seconds before attempts 2, 3 and 4 (D11 WEBHOOK_RETRY_DELAYS). */
   retryDelays: readonly [number, number, number];
   mailer: Mailer;
+  /** Opens and seals the signing secrets kept encrypted at rest (issue 12). */
+  secrets: SecretBox;
+  /** The settings app's origin, for links in emails (NEXTAUTH_URL, else localhost:PORT). */
+  appUrl: string;
 }
 
 export interface ClaimedDelivery {
@@ -26,7 +31,11 @@ export interface ClaimedDelivery {
   attemptsMade: number;
   endpointId: string;
   url: string;
+  /** As stored (sealed); opened at the attempt. */
   secret: string;
+  /** A rotated-out secret still signing until `previousSecretExpiresAt` (issue 12 item 3). */
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
   accountId: string;
   ownerEmail: string;
 }
@@ -52,7 +61,7 @@ export async function claimDeliveries(
             limit ${limit}
             for update skip locked)
           returning id, event, payload, attempts_made, endpoint_id)
-        select c.*, e.url, e.secret, e.account_id, a.email
+        select c.*, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, e.account_id, a.email
         from claimed c join webhook_endpoints e on e.id = c.endpoint_id join accounts a on a.id = e.account_id`,
   );
   return rows.map((r) => ({
@@ -63,9 +72,27 @@ export async function claimDeliveries(
     endpointId: r.endpoint_id as string,
     url: r.url as string,
     secret: r.secret as string,
+    previousSecret: (r.previous_secret as string | null) ?? null,
+    previousSecretExpiresAt: r.previous_secret_expires_at
+      ? new Date(r.previous_secret_expires_at as string)
+      : null,
     accountId: r.account_id as string,
     ownerEmail: r.email as string,
   }));
+}
+
+/** The secrets that sign an attempt at `now`, newest first (issue 12 item 3: both during an overlap). */
+export function signingSecrets(
+  box: SecretBox,
+  endpoint: { secret: string; previousSecret: string | null; previousSecretExpiresAt: Date | null },
+  now: Date,
+): string[] {
+  const current = box.open(endpoint.secret);
+  const overlapping =
+    endpoint.previousSecret !== null &&
+    endpoint.previousSecretExpiresAt !== null &&
+    endpoint.previousSecretExpiresAt.getTime() > now.getTime();
+  return overlapping ? [current, box.open(endpoint.previousSecret as string)] : [current];
 }
 
 export type AttemptOutcome = 'succeeded' | 'retry' | 'failed' | 'gone';
@@ -80,7 +107,7 @@ export async function attemptDelivery(
   const result = await deps.sender.send({
     url: delivery.url,
     headers: deliveryHeaders({
-      secret: delivery.secret,
+      secrets: signingSecrets(deps.secrets, delivery, new Date()),
       event: delivery.event,
       deliveryId: delivery.id,
       body: delivery.payload,
@@ -142,7 +169,10 @@ export async function attemptDelivery(
         .update(deliveries)
         .set({ ...base, status: 'failed', nextAttemptAt: null })
         .where(eq(deliveries.id, delivery.id));
-      return { outcome: 'failed', deactivated: await deactivateEndpoint(tx, delivery.endpointId) };
+      return {
+        outcome: 'failed',
+        deactivated: await deactivateEndpoint(tx, delivery.endpointId, delivery.id),
+      };
     },
   );
 
@@ -154,9 +184,11 @@ export async function attemptDelivery(
       body: [
         `Your webhook endpoint ${delivery.url} has been deactivated: all ${MAX_ATTEMPTS} attempts to deliver a ${delivery.event} event failed.`,
         `Last attempt: ${result.statusCode ? `HTTP ${result.statusCode}` : (result.error ?? 'failed')}.`,
+        `Delivery: ${delivery.id}`,
         '',
         'No further events are sent to it, and events that occur while it is inactive are not replayed.',
-        'Once the endpoint works again, re-enable it in Settings → Webhooks.',
+        'Once the endpoint works again, re-enable it, and resend what failed with Recover:',
+        `${deps.appUrl}/webhooks/${delivery.endpointId}`,
       ].join('\n'),
     });
   }

@@ -15,7 +15,9 @@ export interface NewEndpoint {
   accountId: string;
   url: string;
   events: WebhookEvent[];
+  description?: string;
   form: FormName;
+  /** Sealed (secret-box.ts). */
   secret: string;
 }
 
@@ -43,6 +45,7 @@ async function insertEndpoint(db: Queryable, input: NewEndpoint): Promise<Webhoo
       accountId: input.accountId,
       url: input.url,
       events: input.events,
+      description: input.description ?? '',
       form: input.form,
       secret: input.secret,
       activeSince: now,
@@ -101,7 +104,7 @@ export async function reenableEndpointOrThrow(
   if (endpoint.active) return endpoint;
   const [updated] = await db
     .update(webhookEndpoints)
-    .set({ active: true, activeSince: new Date(), deactivatedAt: null })
+    .set({ active: true, activeSince: new Date(), deactivatedAt: null, deactivatedByDeliveryId: null })
     .where(eq(webhookEndpoints.id, endpointId))
     .returning();
   // Deleted since it was read above.
@@ -109,16 +112,28 @@ export async function reenableEndpointOrThrow(
   return updated;
 }
 
-/** Marks the endpoint inactive and cancels its other pending deliveries; true if this call did it. */
-export async function deactivateEndpoint(db: Queryable, endpointId: string): Promise<boolean> {
+/**
+ * Marks the endpoint inactive, naming the delivery whose fourth failure did it, and cancels its
+ * other pending deliveries; true if this call did it.
+ */
+export async function deactivateEndpoint(
+  db: Queryable,
+  endpointId: string,
+  byDeliveryId: string,
+): Promise<boolean> {
   const changed = await db
     .update(webhookEndpoints)
-    .set({ active: false, deactivatedAt: new Date() })
+    .set({ active: false, deactivatedAt: new Date(), deactivatedByDeliveryId: byDeliveryId })
     .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.active, true)))
     .returning({ id: webhookEndpoints.id });
   await db
     .update(deliveries)
-    .set({ status: 'cancelled', nextAttemptAt: null })
+    .set({
+      status: 'cancelled',
+      cancelledReason: 'endpoint_deactivated',
+      nextAttemptAt: null,
+      lockedUntil: null,
+    })
     .where(and(eq(deliveries.endpointId, endpointId), eq(deliveries.status, 'pending')));
   return changed.length > 0;
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../db/client';
 import type { FormName, WebhookEvent } from '../domain';
 import { createEndpoint, type WebhookEndpoint } from './endpoints';
+import type { SecretBox } from './secret-box';
 import { checkWebhookUrl, type Resolver } from './url-guard';
 
 /** Where a webhook URL may point: the service's setting (D12), and the resolver tests swap in. */
@@ -12,6 +13,8 @@ export interface WebhookUrlPolicy {
 export interface EndpointRegistration {
   url: string;
   events: readonly WebhookEvent[];
+  /** The owner's label (settings app); empty through /v1. */
+  description?: string;
   /**
    * The endpoint's API form: its name, and its secret format (D12). The caller looks the form up
    * in the form registry; this module does not know the forms.
@@ -26,19 +29,29 @@ export interface EndpointRegistration {
  */
 export async function registerEndpoint(
   db: Db,
-  policy: WebhookUrlPolicy,
+  policy: WebhookUrlPolicy & { secrets: SecretBox },
   accountId: string,
   input: EndpointRegistration,
 ): Promise<WebhookEndpoint> {
-  const { url } = await checkWebhookUrl(input.url, {
+  const url = await checkEndpointUrl(policy, input.url);
+  const secret = input.form.newWebhookSecret();
+  const endpoint = await createEndpoint(db, {
+    accountId,
+    url,
+    events: [...new Set(input.events)],
+    description: input.description ?? '',
+    form: input.form.name,
+    secret: policy.secrets.seal(secret),
+  });
+  // The one answer that carries the secret in plain text (SPEC 2.6); the database keeps it sealed.
+  return { ...endpoint, secret };
+}
+
+/** D12 at registration and at every edit: https, public, normalised. */
+export async function checkEndpointUrl(policy: WebhookUrlPolicy, raw: string): Promise<string> {
+  const { url } = await checkWebhookUrl(raw, {
     allowPrivate: policy.allowPrivateUrls,
     ...(policy.resolve && { resolve: policy.resolve }),
   });
-  return createEndpoint(db, {
-    accountId,
-    url: url.toString(),
-    events: [...new Set(input.events)],
-    form: input.form.name,
-    secret: input.form.newWebhookSecret(),
-  });
+  return url.toString();
 }
