@@ -22,7 +22,7 @@ export function SettingsNav({ email }: { email: string }) {
         </Link>
         <nav
           aria-label="Settings"
-          className="order-3 flex w-full gap-1 overflow-x-auto sm:order-none sm:w-auto"
+          className="order-3 flex w-full flex-wrap gap-1 sm:order-none sm:w-auto sm:flex-nowrap sm:overflow-x-auto"
         >
           {LINKS.map((l) => {
             const current = pathname === l.href || pathname.startsWith(`${l.href}/`);

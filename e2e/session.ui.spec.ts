@@ -3,7 +3,9 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 
 // Issue 8 Done-when, as a new user tries it in Debian's Chromium against `npm start`: sign up,
 // sign in, sign out, and the old cookie no longer works; "sign out everywhere"; a callbackUrl
-// that leads off the site lands on /notes; a throttled sign-in says to wait.
+// that leads off the site lands on /notes; a throttled sign-in says to wait. Issue 12: a
+// signed-out visit to a settings page asks to sign in with that page as the callbackUrl, and
+// signing in returns there.
 
 test.describe.configure({ mode: 'serial' });
 
@@ -86,7 +88,15 @@ test('issue 8 Done-when: sign up, sign in, sign out, and the old cookie no longe
   expect(await (await request.get('/api/auth/session', { headers: { cookie } })).json()).toEqual({});
   const page401 = await request.get('/keys', { headers: { cookie }, maxRedirects: 0 });
   expect([302, 303, 307]).toContain(page401.status());
-  expect(page401.headers().location).toMatch(/\/sign-in$/);
+  expect(page401.headers().location).toMatch(/\/sign-in\?callbackUrl=%2Fkeys$/);
+  // The same visit in the browser: the sign-in form, then back to /keys, not /notes.
+  await page.goto('/keys');
+  await page.waitForURL('**/sign-in?callbackUrl=%2Fkeys');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === '/keys' && url.search === '');
+  await expect(page.getByTestId('create-key-form')).toBeVisible();
   await context.close();
 });
 
@@ -110,13 +120,15 @@ test('issue 8: "Sign out everywhere" on the Account page signs out every browser
   await laptop.page.waitForURL('**/sign-in');
 
   await phone.page.goto('/keys');
-  await phone.page.waitForURL('**/sign-in');
+  await phone.page.waitForURL('**/sign-in?callbackUrl=%2Fkeys');
   expect((await request.get('/api/trpc/account.get', { headers: { cookie: phoneCookie } })).status()).toBe(
     401,
   );
-  // And signing in again works.
-  await signIn(phone.page, email);
-  await phone.page.waitForURL('**/notes');
+  // And signing in again works, back on the page that asked for it.
+  await phone.page.getByLabel('Email').fill(email);
+  await phone.page.getByLabel('Password').fill(password);
+  await phone.page.getByRole('button', { name: 'Sign in' }).click();
+  await phone.page.waitForURL((url) => url.pathname === '/keys');
   await laptop.context.close();
   await phone.context.close();
 });

@@ -15,9 +15,11 @@ fs.mkdirSync(STATE_DIR, { recursive: true });
 const env: NodeJS.ProcessEnv = {
   ...process.env,
   LOG_LEVEL: 'warn',
-  // The UI test points a webhook at a receiver on 127.0.0.1 and waits for four failures.
+  // The UI tests point webhooks at a receiver on 127.0.0.1 and wait for four failures. Retries
+  // 4 s apart: short, yet long enough that the delivery log (re-read every 3 s) shows a delivery
+  // in its `retrying` state (e2e/webhooks-journey.ui.spec.ts photographs it).
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-  WEBHOOK_RETRY_DELAYS: '1,1,1',
+  WEBHOOK_RETRY_DELAYS: '4,4,4',
   WEBHOOK_TIMEOUT_MS: '2000',
   WORKER_INTERVAL_MS: '250',
 };

@@ -1,6 +1,8 @@
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { getServerSession } from 'next-auth';
 import type { ReactNode } from 'react';
+import { REQUESTED_PATH_HEADER, signInPathFor } from '@/components/auth/callback-path';
 import { SettingsNav } from '@/components/settings-nav';
 import { authOptions } from '@/server/auth/auth-options';
 
@@ -8,7 +10,8 @@ export const dynamic = 'force-dynamic';
 
 export default async function SettingsLayout({ children }: { children: ReactNode }) {
   const session = await getServerSession(authOptions());
-  if (!session?.accountId) redirect('/sign-in');
+  // Signed out: sign in, then come back to the page that was asked for (proxy.ts names it).
+  if (!session?.accountId) redirect(signInPathFor((await headers()).get(REQUESTED_PATH_HEADER)));
   return (
     <div className="min-h-screen">
       <SettingsNav email={session.user?.email ?? ''} />

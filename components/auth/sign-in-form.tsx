@@ -7,8 +7,9 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '../ui/button';
 import { Card, ErrorMessage } from '../ui/card';
 import { TextField } from '../ui/field';
+import { DEFAULT_CALLBACK_PATH, safeCallbackPath } from './callback-path';
 
-const LANDING = '/notes';
+const LANDING = DEFAULT_CALLBACK_PATH;
 
 /**
  * Where to go once signed in: the server already kept only a same-origin target (next-auth's
@@ -44,8 +45,9 @@ export function SignInForm({ oauth }: { oauth: { id: string; name: string }[] })
   const params = useSearchParams();
   const [error, setError] = useState<string | null>(() => describeError(params.get('error')));
   const [pending, setPending] = useState(false);
-  // Passed on to next-auth, whose redirect callback keeps it only when it stays on this site.
-  const callbackUrl = params.get('callbackUrl') ?? LANDING;
+  // The page that sent the visitor here (the settings layout names it), checked here to be a path
+  // of this site, and again by next-auth's redirect callback on the server.
+  const callbackUrl = () => safeCallbackPath(params.get('callbackUrl'), window.location.origin);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -56,7 +58,7 @@ export function SignInForm({ oauth }: { oauth: { id: string; name: string }[] })
       email: form.get('email'),
       password: form.get('password'),
       redirect: false,
-      callbackUrl,
+      callbackUrl: callbackUrl(),
     }).catch(() => undefined);
     setPending(false);
     if (result?.ok && !result.error) {
@@ -89,7 +91,7 @@ export function SignInForm({ oauth }: { oauth: { id: string; name: string }[] })
               key={p.id}
               variant="secondary"
               className="w-full"
-              onClick={() => signIn(p.id, { callbackUrl })}
+              onClick={() => signIn(p.id, { callbackUrl: callbackUrl() })}
             >
               Continue with {p.name}
             </Button>

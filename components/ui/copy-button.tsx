@@ -31,7 +31,7 @@ export function ShownOnce({ label, value }: { label: string; value: string }) {
       <div className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-center">
         <code
           data-testid="shown-once-value"
-          className="block grow overflow-x-auto rounded bg-white px-2 py-1.5 font-mono text-xs ring-1 ring-amber-200"
+          className="block min-w-0 grow break-all rounded bg-white px-2 py-1.5 font-mono text-xs ring-1 ring-amber-200"
         >
           {value}
         </code>

@@ -1,6 +1,5 @@
 'use client';
 
-import * as Checkbox from '@radix-ui/react-checkbox';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useId, useState, type FormEvent } from 'react';
@@ -12,17 +11,16 @@ import { SelectField, TextField } from '../ui/field';
 import type { FormName } from '@/server/domain';
 import { formProfileList } from '@/server/rest/form-profiles';
 import { DEFAULT_FORM, parseFormName } from '@/server/domain';
-import { EVENT_OPTIONS, type WebhookEventName } from './webhook-shared';
-
-/** Server messages about the URL (SPEC 4.5 validation) belong under the URL field. */
-const isUrlMessage = (message: string) => /^url\b|endpoint url/i.test(message);
-const isEventsMessage = (message: string) => /\bevent/i.test(message);
+import { EndpointEventCheckboxes } from './endpoint-event-checkboxes';
+import { endpointFormErrors, MAX_ENDPOINT_DESCRIPTION } from './endpoint-form';
+import type { WebhookEventName } from './webhook-shared';
 
 export function CreateEndpointForm() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const formId = useId();
   const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
   const [events, setEvents] = useState<WebhookEventName[]>(['meeting.completed']);
   const [secretForm, setSecretForm] = useState<FormName>(DEFAULT_FORM);
   const [eventsError, setEventsError] = useState<string | null>(null);
@@ -33,6 +31,7 @@ export function CreateEndpointForm() {
       onSuccess: async ({ endpoint, secret }) => {
         setCreated({ id: endpoint.id, url: endpoint.url, secret });
         setUrl('');
+        setDescription('');
         setEvents(['meeting.completed']);
         setSecretForm(DEFAULT_FORM);
         await queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() });
@@ -40,21 +39,7 @@ export function CreateEndpointForm() {
     }),
   );
 
-  const serverMessage = create.error?.message ?? null;
-  const urlError = serverMessage && isUrlMessage(serverMessage) ? serverMessage : null;
-  const eventsServerError =
-    serverMessage && !urlError && isEventsMessage(serverMessage) ? serverMessage : null;
-  const otherError = serverMessage && !urlError && !eventsServerError ? { message: serverMessage } : null;
-  const shownEventsError = eventsError ?? eventsServerError;
-
-  function toggle(name: WebhookEventName, checked: boolean) {
-    setEventsError(null);
-    setEvents((current) =>
-      checked
-        ? EVENT_OPTIONS.map((o) => o.name).filter((n) => n === name || current.includes(n))
-        : current.filter((n) => n !== name),
-    );
-  }
+  const serverErrors = endpointFormErrors(create.error?.message);
 
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -63,7 +48,8 @@ export function CreateEndpointForm() {
       return;
     }
     setCreated(null);
-    create.mutate({ url: url.trim(), events, form: secretForm });
+    const label = description.trim();
+    create.mutate({ url: url.trim(), events, form: secretForm, ...(label && { description: label }) });
   }
 
   return (
@@ -105,56 +91,32 @@ export function CreateEndpointForm() {
             setUrl(e.target.value);
             if (create.error) create.reset();
           }}
-          error={urlError}
+          error={serverErrors.url}
         />
 
-        <fieldset aria-describedby={shownEventsError ? `${formId}-events-error` : undefined}>
-          <legend className="text-sm font-medium text-zinc-800">Events</legend>
-          <div className="mt-2 space-y-3">
-            {EVENT_OPTIONS.map((option) => {
-              const id = `${formId}-${option.name}`;
-              return (
-                <div key={option.name} className="flex items-start gap-3">
-                  <Checkbox.Root
-                    id={id}
-                    name="events"
-                    value={option.name}
-                    checked={events.includes(option.name)}
-                    onCheckedChange={(checked) => toggle(option.name, checked === true)}
-                    aria-describedby={`${id}-description`}
-                    className="mt-0.5 flex size-4 shrink-0 items-center justify-center rounded border border-zinc-400 bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 data-[state=checked]:border-indigo-600 data-[state=checked]:bg-indigo-600"
-                  >
-                    <Checkbox.Indicator className="text-white">
-                      <svg viewBox="0 0 12 12" aria-hidden="true" className="size-3">
-                        <path
-                          d="M2.5 6.5l2.5 2.5 4.5-5"
-                          fill="none"
-                          stroke="currentColor"
-                          strokeWidth="1.8"
-                          strokeLinecap="round"
-                          strokeLinejoin="round"
-                        />
-                      </svg>
-                    </Checkbox.Indicator>
-                  </Checkbox.Root>
-                  <div className="min-w-0">
-                    <label htmlFor={id} className="font-mono text-sm text-zinc-900">
-                      {option.name}
-                    </label>
-                    <p id={`${id}-description`} className="text-xs text-zinc-500">
-                      {option.description}
-                    </p>
-                  </div>
-                </div>
-              );
-            })}
-          </div>
-          {shownEventsError ? (
-            <p id={`${formId}-events-error`} role="alert" className="mt-2 text-xs text-red-600">
-              {shownEventsError}
-            </p>
-          ) : null}
-        </fieldset>
+        <TextField
+          label="Description (optional)"
+          name="description"
+          autoComplete="off"
+          maxLength={MAX_ENDPOINT_DESCRIPTION}
+          placeholder="e.g. CRM sync in production"
+          value={description}
+          onChange={(e) => {
+            setDescription(e.target.value);
+            if (create.error) create.reset();
+          }}
+          hint={`A label for you and your team, up to ${MAX_ENDPOINT_DESCRIPTION} characters.`}
+          error={serverErrors.description}
+        />
+
+        <EndpointEventCheckboxes
+          value={events}
+          onChange={(next) => {
+            setEventsError(null);
+            setEvents(next);
+          }}
+          error={eventsError ?? serverErrors.events}
+        />
 
         <div className="max-w-xs">
           <SelectField
@@ -177,7 +139,7 @@ export function CreateEndpointForm() {
           </p>
         </div>
 
-        <ErrorMessage error={otherError} />
+        <ErrorMessage error={serverErrors.other ? { message: serverErrors.other } : null} />
 
         <Button type="submit" disabled={create.isPending}>
           {create.isPending ? 'Creating…' : 'Create endpoint'}

@@ -1,31 +1,106 @@
 'use client';
 
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { Fragment, useState } from 'react';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'next/navigation';
+import { type FormEvent, Suspense, useEffect, useState } from 'react';
+import { WEBHOOK_EVENTS, type WebhookEvent } from '@/server/domain';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Badge, EmptyState, ErrorMessage, Loading } from '../ui/card';
+import { SelectField, TextField } from '../ui/field';
 import { RelativeTime, useNow } from '../ui/relative-time';
-import { describeFailure, type DeliveryAttempt } from './webhook-shared';
+import { DeliveryDetails } from './delivery-details';
+import {
+  DELIVERY_STATE_LABELS,
+  DELIVERY_STATES,
+  type Delivery,
+  type DeliveryState,
+  DeliveryStateBadge,
+  describeFailure,
+  InlineCopyButton,
+  isDeliveryState,
+  isWebhookEvent,
+  MAX_DELIVERY_ATTEMPTS,
+  SMALL_BUTTON,
+  shortId,
+} from './webhook-shared';
 
-type Filter = 'all' | 'failed' | 'succeeded';
+const PAGE_SIZE = 25;
+const HOUR = 3_600_000;
+/** How long typing in the lookup waits before it asks the server. */
+const LOOKUP_DELAY_MS = 300;
+const LOOKUP_MAX = 100;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const FILTERS: { value: Filter; label: string }[] = [
-  { value: 'all', label: 'All' },
-  { value: 'failed', label: 'Failed' },
-  { value: 'succeeded', label: 'Succeeded' },
-];
+const RANGES = {
+  all: { label: 'All time', ms: null },
+  '1h': { label: 'Last hour', ms: HOUR },
+  '24h': { label: 'Last 24 hours', ms: 24 * HOUR },
+  '7d': { label: 'Last 7 days', ms: 7 * 24 * HOUR },
+} as const satisfies Record<string, { label: string; ms: number | null }>;
+type Range = keyof typeof RANGES;
+const isRange = (value: string | null): value is Range => value !== null && Object.hasOwn(RANGES, value);
 
-const EMPTY: Record<Filter, string> = {
-  all: 'No delivery attempts yet',
-  failed: 'No failed attempts',
-  succeeded: 'No successful attempts',
+interface Filters {
+  state: 'all' | DeliveryState;
+  event: 'all' | WebhookEvent;
+  range: Range;
+  /** The start of the range, fixed when the range is chosen so the query's key stays put. */
+  since: string | null;
+  /** A delivery id or a note id, as applied (the input's text settles first). */
+  lookup: string;
+}
+
+const sinceOf = (range: Range): string | null => {
+  const ms = RANGES[range].ms;
+  return ms === null ? null : new Date(Date.now() - ms).toISOString();
 };
 
-const COLUMNS = ['Event', 'Attempt', 'Status', 'Result', 'Error', 'Duration', 'Time'];
+/** The filters the page was opened with (?state=&event=&range=&lookup=), ignoring unknown values. */
+function filtersFrom(params: URLSearchParams | null): Filters {
+  const state = params?.get('state') ?? null;
+  const event = params?.get('event') ?? null;
+  const range = params?.get('range') ?? null;
+  const validRange = isRange(range) ? range : 'all';
+  return {
+    state: isDeliveryState(state) ? state : 'all',
+    event: isWebhookEvent(event) ? event : 'all',
+    range: validRange,
+    since: sinceOf(validRange),
+    lookup: (params?.get('lookup') ?? '').trim().slice(0, LOOKUP_MAX),
+  };
+}
 
-/** The endpoint's attempts, newest first, refreshed while the page is open. */
-export function DeliveryLog({
+/** Mirrors the filters into the address, so a reload or a shared link shows the same deliveries. */
+function useFiltersInUrl(filters: Filters) {
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    const wanted: Record<string, string | null> = {
+      state: filters.state === 'all' ? null : filters.state,
+      event: filters.event === 'all' ? null : filters.event,
+      range: filters.range === 'all' ? null : filters.range,
+      lookup: filters.lookup || null,
+    };
+    for (const [name, value] of Object.entries(wanted)) {
+      if (value === null) url.searchParams.delete(name);
+      else url.searchParams.set(name, value);
+    }
+    // Next's router follows history.replaceState without fetching the page again.
+    if (url.href !== window.location.href) window.history.replaceState(null, '', url);
+  }, [filters.state, filters.event, filters.range, filters.lookup]);
+}
+
+/** The endpoint's deliveries (one per event), newest first, filtered, refreshed while the page is open. */
+export function DeliveryLog(props: { endpointId: string; active: boolean; refetchInterval: number }) {
+  // useSearchParams needs a boundary of its own when a page is rendered ahead of a request.
+  return (
+    <Suspense fallback={<Loading label="Loading deliveries…" />}>
+      <DeliveryLogWithFilters {...props} />
+    </Suspense>
+  );
+}
+
+function DeliveryLogWithFilters({
   endpointId,
   active,
   refetchInterval,
@@ -36,25 +111,64 @@ export function DeliveryLog({
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const params = useSearchParams();
   const now = useNow(15_000);
-  const [filter, setFilter] = useState<Filter>('all');
+  const [filters, setFilters] = useState<Filters>(() => filtersFrom(params));
+  const [lookupDraft, setLookupDraft] = useState(filters.lookup);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  const [resent, setResent] = useState<Record<string, string>>({});
+  const [resendStatus, setResendStatus] = useState<Record<string, string>>({});
+  useFiltersInUrl(filters);
+
+  const draft = lookupDraft.trim();
+  useEffect(() => {
+    if (draft === filters.lookup) return;
+    const timer = setTimeout(() => setFilters((f) => ({ ...f, lookup: draft })), LOOKUP_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [draft, filters.lookup]);
 
   const log = useInfiniteQuery(
     trpc.webhooks.deliveries.infiniteQueryOptions(
-      { id: endpointId, status: filter, limit: 25 },
-      { getNextPageParam: (page) => page.nextCursor, refetchInterval },
+      {
+        id: endpointId,
+        state: filters.state,
+        limit: PAGE_SIZE,
+        ...(filters.event !== 'all' && { event: filters.event }),
+        ...(filters.since && { since: filters.since }),
+        ...(filters.lookup && { lookup: filters.lookup }),
+      },
+      {
+        getNextPageParam: (page) => page.nextCursor,
+        refetchInterval,
+        // A new filter keeps the old rows on screen (dimmed) until its own arrive.
+        placeholderData: keepPreviousData,
+      },
     ),
   );
 
   const resend = useMutation(
     trpc.webhooks.resend.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries(trpc.webhooks.deliveries.pathFilter());
-      },
+      onSettled: () => queryClient.invalidateQueries(trpc.webhooks.deliveries.pathFilter()),
     }),
   );
+
+  function update(change: Partial<Filters>) {
+    setFilters((f) => ({ ...f, ...change }));
+  }
+
+  function clearFilters() {
+    setLookupDraft('');
+    setFilters(filtersFrom(null));
+  }
+
+  function applyLookup(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    update({ lookup: draft });
+  }
+
+  function showDelivery(id: string) {
+    setLookupDraft(id);
+    setFilters({ ...filtersFrom(null), lookup: id });
+  }
 
   function toggle(id: string) {
     setExpanded((current) => {
@@ -65,173 +179,127 @@ export function DeliveryLog({
     });
   }
 
-  function resendAttempt(attempt: DeliveryAttempt) {
-    setResent((r) => ({ ...r, [attempt.id]: 'Queuing…' }));
+  function resendDelivery(delivery: Delivery) {
+    setResendStatus((s) => ({ ...s, [delivery.id]: 'Queuing…' }));
     resend.mutate(
-      { deliveryId: attempt.deliveryId },
+      { deliveryId: delivery.id },
       {
-        onSuccess: () => setResent((r) => ({ ...r, [attempt.id]: 'Resend queued' })),
-        onError: (err) => setResent((r) => ({ ...r, [attempt.id]: err.message })),
+        onSuccess: ({ deliveryId }) =>
+          setResendStatus((s) => ({ ...s, [delivery.id]: `Resend queued as ${shortId(deliveryId)}` })),
+        onError: (err) => setResendStatus((s) => ({ ...s, [delivery.id]: err.message })),
       },
     );
   }
 
   const items = log.data?.pages.flatMap((p) => p.items) ?? [];
+  const filtered = filters.state !== 'all' || filters.event !== 'all' || filters.range !== 'all';
 
   return (
-    <section aria-labelledby="delivery-log-heading" className="space-y-3">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h2 id="delivery-log-heading" className="text-base font-semibold">
-            Delivery log
-          </h2>
-          <p className="text-xs text-zinc-500">
-            Every attempt, newest first. Updates every {Math.round(refetchInterval / 1000)} seconds while this
-            page is open.
-          </p>
-        </div>
-        <fieldset
-          aria-label="Show attempts"
-          className="inline-flex min-w-0 rounded-md shadow-sm ring-1 ring-inset ring-zinc-300"
-        >
-          {FILTERS.map((f, i) => (
-            <button
-              key={f.value}
-              type="button"
-              data-testid={`filter-${f.value}`}
-              aria-pressed={filter === f.value}
-              onClick={() => setFilter(f.value)}
-              className={`px-3 py-1.5 text-sm font-medium focus-visible:relative focus-visible:outline-2 focus-visible:outline-indigo-600 ${
-                i === 0 ? 'rounded-l-md' : ''
-              } ${i === FILTERS.length - 1 ? 'rounded-r-md' : 'border-r border-zinc-300'} ${
-                filter === f.value ? 'bg-zinc-900 text-white' : 'bg-white text-zinc-700 hover:bg-zinc-50'
-              }`}
-            >
-              {f.label}
-            </button>
-          ))}
-        </fieldset>
+    <section aria-labelledby="delivery-log-heading" className="min-w-0 space-y-4">
+      <div>
+        <h2 id="delivery-log-heading" className="text-base font-semibold">
+          Delivery log
+        </h2>
+        <p className="text-xs text-zinc-500">
+          One delivery per event, newest first, with every attempt inside. Updates every{' '}
+          {Math.round(refetchInterval / 1000)} seconds while this page is open.
+        </p>
       </div>
+
+      <search aria-label="Filter deliveries">
+        <form
+          onSubmit={applyLookup}
+          className="grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-zinc-200 sm:grid-cols-2 lg:grid-cols-4"
+        >
+          <SelectField
+            label="State"
+            data-testid="delivery-state-filter"
+            value={filters.state}
+            onChange={(e) => update({ state: isDeliveryState(e.target.value) ? e.target.value : 'all' })}
+          >
+            <option value="all">All states</option>
+            {DELIVERY_STATES.map((s) => (
+              <option key={s} value={s}>
+                {DELIVERY_STATE_LABELS[s].label}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField
+            label="Event"
+            data-testid="delivery-event-filter"
+            value={filters.event}
+            onChange={(e) => update({ event: isWebhookEvent(e.target.value) ? e.target.value : 'all' })}
+          >
+            <option value="all">All events</option>
+            {WEBHOOK_EVENTS.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField
+            label="Created"
+            data-testid="delivery-range-filter"
+            value={filters.range}
+            onChange={(e) => {
+              const range = isRange(e.target.value) ? e.target.value : 'all';
+              update({ range, since: sinceOf(range) });
+            }}
+          >
+            {Object.entries(RANGES).map(([value, { label }]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </SelectField>
+          <TextField
+            label="Delivery id or note id"
+            data-testid="delivery-lookup"
+            type="search"
+            value={lookupDraft}
+            onChange={(e) => setLookupDraft(e.target.value)}
+            maxLength={LOOKUP_MAX}
+            placeholder="e.g. 3f2a…"
+            autoComplete="off"
+            spellCheck={false}
+            enterKeyHint="search"
+          />
+        </form>
+      </search>
 
       {log.isPending ? (
         <Loading label="Loading deliveries…" />
-      ) : log.isError ? (
+      ) : log.isError && items.length === 0 ? (
         <ErrorMessage error={log.error} />
       ) : items.length === 0 ? (
-        <EmptyState title={EMPTY[filter]}>
-          {filter === 'all' ? <p>Send a test event: its attempt appears here within a few seconds.</p> : null}
-        </EmptyState>
+        <NoDeliveries lookup={filters.lookup} filtered={filtered} onClear={clearFilters} />
       ) : (
-        <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200">
-          <table className="min-w-full text-left text-sm">
-            <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
-              <tr>
-                <th scope="col" className="w-10 px-3 py-2">
-                  <span className="sr-only">Details</span>
-                </th>
-                {COLUMNS.map((c) => (
-                  <th key={c} scope="col" className="whitespace-nowrap px-3 py-2 font-medium">
-                    {c}
-                  </th>
-                ))}
-                <th scope="col" className="px-3 py-2">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-200">
-              {items.map((a) => {
-                const open = expanded.has(a.id);
-                const detailsId = `attempt-${a.id}`;
-                return (
-                  <Fragment key={a.id}>
-                    <tr
-                      data-testid="delivery-row"
-                      data-success={String(a.success)}
-                      data-attempt={a.attempt}
-                      data-delivery-id={a.deliveryId}
-                    >
-                      <td className="px-3 py-2">
-                        <button
-                          type="button"
-                          aria-expanded={open}
-                          aria-controls={open ? detailsId : undefined}
-                          aria-label={`${open ? 'Hide' : 'Show'} details of ${a.event} attempt ${a.attempt}`}
-                          onClick={() => toggle(a.id)}
-                          className="flex size-7 items-center justify-center rounded-md text-zinc-600 hover:bg-zinc-100"
-                        >
-                          <svg
-                            viewBox="0 0 12 12"
-                            aria-hidden="true"
-                            className={`size-3 transition-transform ${open ? 'rotate-90' : ''}`}
-                          >
-                            <path
-                              d="M4 2l4 4-4 4"
-                              fill="none"
-                              stroke="currentColor"
-                              strokeWidth="1.8"
-                              strokeLinecap="round"
-                              strokeLinejoin="round"
-                            />
-                          </svg>
-                        </button>
-                      </td>
-                      <td className="whitespace-nowrap px-3 py-2 font-mono text-xs">{a.event}</td>
-                      <td className="px-3 py-2 tabular-nums">{a.attempt}</td>
-                      <td className="px-3 py-2 tabular-nums">{a.statusCode ?? '—'}</td>
-                      <td className="px-3 py-2">
-                        <Badge color={a.success ? 'green' : 'red'}>
-                          {a.success ? 'Succeeded' : 'Failed'}
-                        </Badge>
-                      </td>
-                      <td className="max-w-64 px-3 py-2 text-zinc-600">
-                        {a.success ? '' : describeFailure(a)}
-                      </td>
-                      <td className="whitespace-nowrap px-3 py-2 tabular-nums text-zinc-600">
-                        {a.durationMs} ms
-                      </td>
-                      <td className="whitespace-nowrap px-3 py-2 text-zinc-600">
-                        <RelativeTime iso={a.createdAt} now={now} />
-                      </td>
-                      <td className="whitespace-nowrap px-3 py-2 text-right">
-                        <div className="flex items-center justify-end gap-2">
-                          {resent[a.id] ? (
-                            <span role="status" className="text-xs text-zinc-500">
-                              {resent[a.id]}
-                            </span>
-                          ) : null}
-                          <Button
-                            variant="secondary"
-                            className="px-2 py-1 text-xs"
-                            data-testid="resend-delivery"
-                            disabled={
-                              !active || (resend.isPending && resend.variables?.deliveryId === a.deliveryId)
-                            }
-                            title={
-                              active
-                                ? 'Send this payload again as a new delivery'
-                                : 'Re-enable the endpoint to resend'
-                            }
-                            onClick={() => resendAttempt(a)}
-                          >
-                            Resend
-                          </Button>
-                        </div>
-                      </td>
-                    </tr>
-                    {open ? (
-                      <tr id={detailsId} className="bg-zinc-50">
-                        <td colSpan={COLUMNS.length + 2} className="px-3 py-3">
-                          <AttemptDetails attempt={a} />
-                        </td>
-                      </tr>
-                    ) : null}
-                  </Fragment>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <>
+          {log.isError ? <ErrorMessage error={log.error} /> : null}
+          <ul
+            aria-label="Deliveries"
+            aria-busy={log.isPlaceholderData}
+            className={`min-w-0 divide-y divide-zinc-200 rounded-lg bg-white shadow-sm ring-1 ring-zinc-200 transition-opacity ${
+              log.isPlaceholderData ? 'opacity-60' : ''
+            }`}
+          >
+            {items.map((d) => (
+              <DeliveryRow
+                key={d.id}
+                delivery={d}
+                now={now}
+                open={expanded.has(d.id)}
+                onToggle={() => toggle(d.id)}
+                active={active}
+                resending={resend.isPending && resend.variables?.deliveryId === d.id}
+                resendStatus={resendStatus[d.id]}
+                onResend={() => resendDelivery(d)}
+                onShowDelivery={showDelivery}
+                refetchInterval={refetchInterval}
+              />
+            ))}
+          </ul>
+        </>
       )}
 
       {log.hasNextPage ? (
@@ -247,51 +315,177 @@ export function DeliveryLog({
   );
 }
 
-function prettyJson(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
+function NoDeliveries({ lookup, filtered, onClear }: { lookup: string; filtered: boolean; onClear(): void }) {
+  if (lookup) {
+    return (
+      <EmptyState title="No delivery matches">
+        <p>
+          {UUID.test(lookup)
+            ? `No delivery of this endpoint has the id ${lookup} or is about the note with that id${filtered ? ' among the filtered ones' : ''}.`
+            : 'Enter a whole delivery id or note id, e.g. 3f2a9c4e-…'}
+        </p>
+        <Button variant="secondary" className="mt-3" onClick={onClear}>
+          Clear filters
+        </Button>
+      </EmptyState>
+    );
   }
-}
-
-function AttemptDetails({ attempt }: { attempt: DeliveryAttempt }) {
-  const headers = Object.entries(attempt.requestHeaders)
-    .map(([name, value]) => `${name}: ${value}`)
-    .join('\n');
+  if (filtered) {
+    return (
+      <EmptyState title="No deliveries match these filters">
+        <Button variant="secondary" className="mt-3" onClick={onClear}>
+          Clear filters
+        </Button>
+      </EmptyState>
+    );
+  }
   return (
-    <div className="grid min-w-0 gap-4 lg:grid-cols-2">
-      <CodeBlock title="Payload" text={prettyJson(attempt.payload)} className="lg:row-span-2" />
-      <CodeBlock title="Request headers" text={headers || 'No headers recorded'} />
-      <CodeBlock
-        title={attempt.statusCode === null ? 'Response body' : `Response body (HTTP ${attempt.statusCode})`}
-        text={
-          attempt.responseBody
-            ? attempt.responseBody
-            : attempt.statusCode === null
-              ? 'No response was received'
-              : 'Empty body'
-        }
-      />
-      <p className="text-xs text-zinc-500 lg:col-span-2">
-        Delivery <span className="font-mono">{attempt.deliveryId}</span>
-      </p>
-    </div>
+    <EmptyState title="No deliveries yet">
+      <p>Send a test event: its delivery appears here within a few seconds.</p>
+    </EmptyState>
   );
 }
 
-function CodeBlock({ title, text, className = '' }: { title: string; text: string; className?: string }) {
+function DeliveryRow({
+  delivery: d,
+  now,
+  open,
+  onToggle,
+  active,
+  resending,
+  resendStatus,
+  onResend,
+  onShowDelivery,
+  refetchInterval,
+}: {
+  delivery: Delivery;
+  now: number;
+  open: boolean;
+  onToggle(): void;
+  active: boolean;
+  resending: boolean;
+  resendStatus: string | undefined;
+  onResend(): void;
+  onShowDelivery(id: string): void;
+  refetchInterval: number;
+}) {
+  const detailsId = `delivery-details-${d.id}`;
+  const lastStatus =
+    d.lastAttemptAt === null ? '—' : describeFailure({ statusCode: d.lastStatusCode, error: d.lastError });
+  // Only a succeeded delivery ended on a successful attempt; any other with attempts ended on a failure.
+  const lastFailed = d.lastAttemptAt !== null && d.state !== 'succeeded';
   return (
-    <div className={`min-w-0 ${className}`}>
-      <p className="mb-1 text-xs font-medium uppercase tracking-wide text-zinc-500">{title}</p>
-      <section
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: the block scrolls on its own; keyboard users must be able to focus it to scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
-        tabIndex={0}
-        aria-label={title}
-        className="max-h-80 max-w-[calc(100vw-4rem)] overflow-auto rounded-md bg-white p-3 ring-1 ring-zinc-200"
-      >
-        <pre className="whitespace-pre font-mono text-xs text-zinc-800">{text}</pre>
-      </section>
-    </div>
+    <li
+      data-testid="delivery-row"
+      data-state={d.state}
+      data-delivery-id={d.id}
+      className="min-w-0 p-4 sm:px-5"
+    >
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={open ? detailsId : undefined}
+          aria-label={`${d.event} delivery ${shortId(d.id)}, details`}
+          onClick={onToggle}
+          className="-ml-1 flex min-w-0 items-center gap-2 rounded-md px-1 py-0.5 text-left hover:bg-zinc-100"
+        >
+          <svg
+            viewBox="0 0 12 12"
+            aria-hidden="true"
+            className={`size-3 shrink-0 text-zinc-500 transition-transform ${open ? 'rotate-90' : ''}`}
+          >
+            <path
+              d="M4 2l4 4-4 4"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
+          </svg>
+          <span className="break-all font-mono text-sm font-medium text-zinc-900">{d.event}</span>
+        </button>
+        {d.test ? <Badge color="indigo">test</Badge> : null}
+        <span data-testid="delivery-state">
+          <DeliveryStateBadge delivery={d} />
+        </span>
+        {active ? (
+          <span className="flex grow flex-wrap items-center justify-end gap-2">
+            {resendStatus ? (
+              <span role="status" className="text-xs text-zinc-600">
+                {resendStatus}
+              </span>
+            ) : null}
+            <button
+              type="button"
+              data-testid="resend-delivery"
+              className={SMALL_BUTTON}
+              aria-label={`Resend delivery ${shortId(d.id)}`}
+              title="Send this payload again as a new delivery"
+              disabled={resending}
+              onClick={onResend}
+            >
+              {resending ? 'Resending…' : 'Resend'}
+            </button>
+          </span>
+        ) : null}
+      </div>
+
+      <dl className="mt-2 flex min-w-0 flex-wrap items-center gap-x-5 gap-y-1 text-xs text-zinc-600">
+        <div className="flex gap-1">
+          <dt>Attempts</dt>
+          <dd className="tabular-nums text-zinc-900">
+            {d.attempts} of {MAX_DELIVERY_ATTEMPTS}
+          </dd>
+        </div>
+        <div className="flex min-w-0 gap-1">
+          <dt className="shrink-0">Last status</dt>
+          <dd className={`min-w-0 break-words ${lastFailed ? 'text-red-700' : 'text-zinc-900'}`}>
+            {lastStatus}
+          </dd>
+        </div>
+        <div className="flex gap-1">
+          <dt>Created</dt>
+          <dd className="text-zinc-900">
+            <RelativeTime iso={d.createdAt} now={now} />
+          </dd>
+        </div>
+        <div className="flex items-center gap-1">
+          <dt>ID</dt>
+          <dd className="flex items-center gap-1">
+            <code className="font-mono text-zinc-900" title={d.id}>
+              {shortId(d.id)}
+            </code>
+            <InlineCopyButton value={d.id} what={`delivery id ${shortId(d.id)}`} />
+          </dd>
+        </div>
+        {d.resentAs ? (
+          <div className="flex items-center gap-1">
+            <dt>Resent as</dt>
+            <dd>
+              <button
+                type="button"
+                onClick={() => onShowDelivery(d.resentAs ?? '')}
+                aria-label={`Resent as ${shortId(d.resentAs)}: show that delivery`}
+                className="rounded font-mono text-indigo-700 underline-offset-2 hover:underline"
+              >
+                {shortId(d.resentAs)}
+              </button>
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+
+      {open ? (
+        <div
+          id={detailsId}
+          data-testid="delivery-details"
+          className="mt-3 min-w-0 rounded-md bg-zinc-50 p-3 sm:p-4"
+        >
+          <DeliveryDetails deliveryId={d.id} state={d.state} refetchInterval={refetchInterval} />
+        </div>
+      ) : null}
+    </li>
   );
 }

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Card, EmptyState, ErrorMessage, Loading } from '../ui/card';
@@ -11,8 +11,12 @@ import { ConfirmDialog } from '../ui/confirm-dialog';
 import { formatDateTime } from '../ui/relative-time';
 import { DeliveryChart } from './delivery-chart';
 import { DeliveryLog } from './delivery-log';
+import { EndpointEditDialog } from './endpoint-edit-dialog';
+import { type Deactivation, EndpointRecoverDialog, queuedText } from './endpoint-recover-dialog';
+import { EndpointRotateDialog } from './endpoint-rotate-dialog';
+import { EndpointTestEvent } from './endpoint-test-event';
 import { SignatureHelp } from './signature-help';
-import { EndpointStatusBadge, EventBadges, type Endpoint } from './webhook-shared';
+import { EndpointStatusBadge, EventBadges, InlineCopyButton, shortId, type Endpoint } from './webhook-shared';
 
 /** How often the endpoint, chart and log are re-read, so a test event shows up without a reload. */
 const REFRESH_MS = 3_000;
@@ -52,7 +56,12 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
+  const inactiveHintId = useId();
   const [notice, setNotice] = useState<string | null>(null);
+  const [recoverOpen, setRecoverOpen] = useState(false);
+  // Re-enabling clears the endpoint's deactivation on the server; the page keeps it to offer
+  // recovering the deliveries of that outage.
+  const [lastOutage, setLastOutage] = useState<Deactivation | null>(null);
 
   const refreshEndpoint = () =>
     Promise.all([
@@ -63,7 +72,9 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
   const reenable = useMutation(
     trpc.webhooks.reenable.mutationOptions({
       onSuccess: async (updated) => {
-        queryClient.setQueryData(trpc.webhooks.get.queryKey({ id: endpoint.id }), updated);
+        queryClient.setQueryData(trpc.webhooks.get.queryKey({ id: endpoint.id }), (current) =>
+          current ? { ...current, ...updated, deactivatedBy: null } : current,
+        );
         setNotice('Endpoint re-enabled: new events will be delivered to it.');
         await refreshEndpoint();
       },
@@ -72,8 +83,8 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
 
   const sendTest = useMutation(
     trpc.webhooks.sendTest.mutationOptions({
-      onSuccess: async () => {
-        setNotice('Test event queued');
+      onSuccess: async (_result, { event }) => {
+        setNotice(event ? `Test event queued: ${event}` : 'Test event queued');
         await queryClient.invalidateQueries(trpc.webhooks.deliveries.pathFilter());
       },
     }),
@@ -95,16 +106,39 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
     }),
   );
 
+  function reenableEndpoint() {
+    setNotice(null);
+    const outage = {
+      at: endpoint.deactivatedAt,
+      deliveryId: endpoint.deactivatedBy?.deliveryId ?? null,
+      deliveryCreatedAt: endpoint.deactivatedBy?.createdAt ?? null,
+    };
+    reenable.mutate({ id: endpoint.id }, { onSuccess: () => setLastOutage(outage) });
+  }
+
   const actionError = reenable.error ?? sendTest.error ?? remove.error;
 
   return (
     <>
       <header className="space-y-3">
-        <div className="flex flex-wrap items-center gap-3">
-          <h1 className="min-w-0 break-all font-mono text-lg font-semibold tracking-tight sm:text-xl">
-            {endpoint.url}
-          </h1>
-          <EndpointStatusBadge active={endpoint.active} />
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div className="min-w-0 space-y-1">
+            <div className="flex flex-wrap items-center gap-3">
+              <h1 className="min-w-0 break-all font-mono text-lg font-semibold tracking-tight sm:text-xl">
+                {endpoint.url}
+              </h1>
+              <EndpointStatusBadge active={endpoint.active} />
+            </div>
+            {endpoint.description ? (
+              <p data-testid="endpoint-description" className="break-words text-sm text-zinc-700">
+                {endpoint.description}
+              </p>
+            ) : null}
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <EndpointEditDialog endpoint={endpoint} onUpdated={() => setNotice('Endpoint updated')} />
+            <EndpointRotateDialog endpoint={endpoint} onRotated={() => setNotice('Signing secret rotated')} />
+          </div>
         </div>
         <EventBadges events={endpoint.events} />
         <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm text-zinc-600">
@@ -118,11 +152,24 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
             <dt>Secret format</dt>
             <dd className="text-zinc-900">{endpoint.form}</dd>
           </div>
-          <div className="flex gap-1">
+          <div className="flex min-w-0 gap-1">
             <dt>ID</dt>
-            <dd className="break-all font-mono text-xs leading-5 text-zinc-900">{endpoint.id}</dd>
+            <dd className="min-w-0 break-all font-mono text-xs leading-5 text-zinc-900">{endpoint.id}</dd>
           </div>
         </dl>
+        {endpoint.previousSecretExpiresAt ? (
+          <p
+            data-testid="previous-secret-notice"
+            className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-inset ring-amber-200"
+          >
+            Previous secret valid until{' '}
+            <time dateTime={endpoint.previousSecretExpiresAt} className="font-medium">
+              {formatDateTime(endpoint.previousSecretExpiresAt)}
+            </time>
+            : until then every delivery carries two signatures, one with the previous secret and one with the
+            current one.
+          </p>
+        ) : null}
       </header>
 
       {!endpoint.active ? (
@@ -131,42 +178,60 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
           className="rounded-lg bg-red-50 p-4 ring-1 ring-inset ring-red-200 sm:p-5"
         >
           <h2 className="text-sm font-semibold text-red-900">Deliveries are stopped</h2>
+          <DeactivationCause endpoint={endpoint} />
           <p className="mt-1 text-sm text-red-800">
-            This endpoint was deactivated after 4 failed deliveries
-            {endpoint.deactivatedAt ? (
-              <>
-                {' '}
-                on <time dateTime={endpoint.deactivatedAt}>{formatDateTime(endpoint.deactivatedAt)}</time>
-              </>
-            ) : null}
-            . Events that occurred while it was inactive are not replayed.
-          </p>
-          <p className="mt-1 text-sm text-red-800">
-            Check the failed attempts below, fix the cause on your server, then re-enable it.
+            While the endpoint is inactive, new events are not queued for it, so they are never sent. Check
+            the failed attempts below, fix the cause on your server, then re-enable it; after that you can
+            recover the deliveries that failed.
           </p>
           <Button
             className="mt-3"
             data-testid="reenable-endpoint"
-            onClick={() => reenable.mutate({ id: endpoint.id })}
+            onClick={reenableEndpoint}
             disabled={reenable.isPending}
           >
             {reenable.isPending ? 'Re-enabling…' : 'Re-enable'}
           </Button>
         </div>
+      ) : lastOutage ? (
+        <div
+          data-testid="recover-hint"
+          className="flex flex-wrap items-center gap-3 rounded-lg bg-indigo-50 p-4 ring-1 ring-inset ring-indigo-200"
+        >
+          <p className="min-w-0 grow basis-64 text-sm text-indigo-950">
+            The endpoint is active again. The deliveries that failed or were cancelled when it was deactivated
+            are not sent again by themselves: recover them to send them now.
+          </p>
+          <div className="flex flex-wrap gap-2">
+            <Button onClick={() => setRecoverOpen(true)}>Recover failed deliveries</Button>
+            <Button variant="ghost" onClick={() => setLastOutage(null)}>
+              Dismiss
+            </Button>
+          </div>
+        </div>
       ) : null}
 
       <div className="flex flex-wrap items-center gap-3">
-        <Button
-          variant="secondary"
-          data-testid="send-test-event"
-          disabled={!endpoint.active || sendTest.isPending}
-          onClick={() => {
+        <EndpointTestEvent
+          events={endpoint.events}
+          disabled={!endpoint.active}
+          pending={sendTest.isPending}
+          onSend={(event) => {
             setNotice(null);
-            sendTest.mutate({ id: endpoint.id });
+            sendTest.mutate({ id: endpoint.id, event });
           }}
-        >
-          {sendTest.isPending ? 'Sending…' : 'Send test event'}
-        </Button>
+        />
+        <EndpointRecoverDialog
+          endpoint={endpoint}
+          open={recoverOpen}
+          onOpenChange={setRecoverOpen}
+          deactivation={lastOutage}
+          inactiveHintId={inactiveHintId}
+          onRecovered={(queued) => {
+            setNotice(queuedText(queued));
+            setLastOutage(null);
+          }}
+        />
         <ConfirmDialog
           trigger={
             <Button variant="danger" data-testid="delete-endpoint" disabled={remove.isPending}>
@@ -188,13 +253,13 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
           role="status"
           aria-live="polite"
           data-testid="endpoint-action-status"
-          className="text-sm text-zinc-600"
+          className="min-w-0 text-sm text-zinc-600"
         >
           {notice}
         </p>
         {!endpoint.active ? (
-          <p className="w-full text-xs text-zinc-500">
-            Re-enable the endpoint to send test events or resend deliveries.
+          <p id={inactiveHintId} className="w-full text-xs text-zinc-500">
+            Re-enable the endpoint to send test events, resend deliveries or recover failed ones.
           </p>
         ) : null}
       </div>
@@ -202,7 +267,9 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
 
       <Card>
         <h2 className="text-base font-semibold">Recent delivery success</h2>
-        <p className="mb-3 text-xs text-zinc-500">The last 30 attempts, oldest on the left.</p>
+        <p className="mb-3 text-xs text-zinc-500">
+          Every attempt of the last 24 hours or 7 days, succeeded and failed, oldest on the left.
+        </p>
         <DeliveryChart endpointId={endpoint.id} refetchInterval={REFRESH_MS} />
       </Card>
 
@@ -211,4 +278,43 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
       <SignatureHelp />
     </>
   );
+}
+
+/** Why the endpoint stopped: the delivery whose attempts all failed, and how the last one failed. */
+function DeactivationCause({ endpoint }: { endpoint: Endpoint }) {
+  const cause = endpoint.deactivatedBy;
+  const at = endpoint.deactivatedAt ?? cause?.at ?? null;
+  const when = at ? (
+    <>
+      {' '}
+      on <time dateTime={at}>{formatDateTime(at)}</time>
+    </>
+  ) : null;
+  if (!cause) {
+    return (
+      <p className="mt-1 text-sm text-red-800">Deactivated{when} after every attempt of a delivery failed.</p>
+    );
+  }
+  return (
+    <p className="mt-1 text-sm text-red-800">
+      Deactivated{when} after all {cause.attempts} attempts of delivery{' '}
+      <code title={cause.deliveryId} className="font-mono text-xs text-red-950">
+        {shortId(cause.deliveryId)}
+      </code>{' '}
+      <InlineCopyButton value={cause.deliveryId} what="delivery ID" /> (
+      <span className="font-mono text-xs">{cause.event}</span>) failed; last error:{' '}
+      <span data-testid="deactivation-error" className="break-words font-medium text-red-950">
+        {describeLastError(cause)}
+      </span>
+      .
+    </p>
+  );
+}
+
+function describeLastError(cause: { lastStatusCode: number | null; lastError: string | null }): string {
+  if (cause.lastStatusCode !== null)
+    return cause.lastError
+      ? `HTTP ${cause.lastStatusCode} (${cause.lastError})`
+      : `HTTP ${cause.lastStatusCode}`;
+  return cause.lastError ?? 'no response';
 }

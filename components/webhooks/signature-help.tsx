@@ -4,12 +4,16 @@ const NODE_EXAMPLE = `import { createHmac, timingSafeEqual } from 'node:crypto';
 
 // rawBody: the request body exactly as received (a string or Buffer, not re-serialized JSON)
 function verify(rawBody, signatureHeader, secret) {
-  const parts = Object.fromEntries(signatureHeader.split(',').map((p) => p.split('=')));
-  const t = Number(parts.t);
+  const parts = signatureHeader.split(',').map((p) => p.split('='));
+  const t = Number(parts.find(([key]) => key === 't')?.[1]);
   if (!Number.isFinite(t) || Math.abs(Date.now() / 1000 - t) > 5 * 60) return false;
-  const expected = createHmac('sha256', secret).update(\`\${t}.\${rawBody}\`).digest('hex');
-  const given = Buffer.from(parts.v1 ?? '', 'hex');
-  return given.length === 32 && timingSafeEqual(given, Buffer.from(expected, 'hex'));
+  const expected = createHmac('sha256', secret).update(\`\${t}.\${rawBody}\`).digest();
+  // During a secret rotation there are two v1 signatures: one matching is enough.
+  return parts.some(([key, value]) => {
+    if (key !== 'v1') return false;
+    const given = Buffer.from(value ?? '', 'hex');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }`;
 
 /** How a receiver checks a delivery (SPEC 6.3, 6.4). */
@@ -34,12 +38,25 @@ export function SignatureHelp() {
           re-serializing the JSON changes them.
         </li>
         <li>
-          Reject the delivery if the signature does not match or if t is more than 5 minutes away from your
-          clock.
+          While a rotated-out secret is still valid, the header carries one{' '}
+          <code className="font-mono text-xs">v1</code> per secret (
+          <code className="break-all font-mono text-xs">t=…,v1=&lt;new&gt;,v1=&lt;old&gt;</code>): accept the
+          delivery when any of them matches.
         </li>
         <li>
-          Answer with any 2xx within 10 seconds. Deliveries are at least once: use{' '}
-          <code className="font-mono text-xs">data.id</code> with the event name to drop repeats.
+          Reject the delivery if no signature matches or if t is more than 5 minutes away from your clock.
+        </li>
+        <li>
+          Standard Webhooks libraries (such as <code className="font-mono text-xs">standardwebhooks</code> or
+          Svix&apos;s) can verify the <code className="font-mono text-xs">webhook-id</code>,{' '}
+          <code className="font-mono text-xs">webhook-timestamp</code> and{' '}
+          <code className="font-mono text-xs">webhook-signature</code> headers with the same secret instead.
+        </li>
+        <li>
+          Answer with any 2xx within 10 seconds. Deliveries are at least once: drop repeats by the{' '}
+          <code className="font-mono text-xs">webhook-id</code> header (the delivery id, covered by the
+          Standard Webhooks signature), or by <code className="font-mono text-xs">data.id</code> with the
+          event name from the signed body.
         </li>
       </ol>
       <details className="mt-4 text-sm">

@@ -6,7 +6,16 @@ import { useTRPC } from '../trpc';
 import { EmptyState, ErrorMessage, Loading, PageHeader } from '../ui/card';
 import { RelativeTime, useNow } from '../ui/relative-time';
 import { CreateEndpointForm } from './create-endpoint-form';
-import { EndpointStatusBadge, EventBadges, describeFailure, type EndpointListItem } from './webhook-shared';
+import {
+  EndpointStatusBadge,
+  EventBadges,
+  describeFailure,
+  type EndpointListItem,
+  formatSuccessRate,
+} from './webhook-shared';
+
+/** How much of a last error the list shows; the endpoint's page has all of it. */
+const ERROR_PREVIEW_CHARS = 60;
 
 export function WebhooksPage() {
   const trpc = useTRPC();
@@ -67,7 +76,13 @@ function EndpointRow({ endpoint, now }: { endpoint: EndpointListItem; now: numbe
         >
           {endpoint.url}
         </Link>
+        {endpoint.description ? (
+          <p data-testid="endpoint-description" className="break-words text-sm text-zinc-600">
+            {endpoint.description}
+          </p>
+        ) : null}
         <EventBadges events={endpoint.events} />
+        <EndpointHealthSummary health={endpoint.health} now={now} />
       </div>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm sm:shrink-0 sm:justify-end">
         <EndpointStatusBadge active={endpoint.active} />
@@ -104,5 +119,38 @@ function LastDelivery({ last, now }: { last: EndpointListItem['lastDelivery']; n
       <span className="font-medium text-red-700">Failed: {describeFailure(last)}</span> ·{' '}
       <RelativeTime iso={last.at} now={now} />
     </>
+  );
+}
+
+function EndpointHealthSummary({ health, now }: { health: EndpointListItem['health']; now: number }) {
+  const error = health.lastError ? describeFailure(health.lastError) : null;
+  const preview =
+    error && error.length > ERROR_PREVIEW_CHARS ? `${error.slice(0, ERROR_PREVIEW_CHARS - 1)}…` : error;
+  return (
+    <dl data-testid="endpoint-health" className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-600">
+      <div className="flex gap-1">
+        <dt>Success 24 h</dt>
+        <dd data-testid="endpoint-success-day" className="font-medium tabular-nums text-zinc-900">
+          {formatSuccessRate(health.day.successRate)}
+        </dd>
+      </div>
+      <div className="flex gap-1">
+        <dt>7 d</dt>
+        <dd data-testid="endpoint-success-week" className="font-medium tabular-nums text-zinc-900">
+          {formatSuccessRate(health.week.successRate)}
+        </dd>
+      </div>
+      {health.lastError ? (
+        <div className="flex min-w-0 gap-1">
+          <dt className="shrink-0">Last error</dt>
+          <dd data-testid="endpoint-last-error" className="min-w-0 break-words">
+            <span className="text-red-700" title={error ?? undefined}>
+              {preview}
+            </span>{' '}
+            · <RelativeTime iso={health.lastError.at} now={now} />
+          </dd>
+        </div>
+      ) : null}
+    </dl>
   );
 }

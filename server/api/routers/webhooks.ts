@@ -119,6 +119,8 @@ export const webhooksRouter = createUiRouter({
             lastStatusCode: cause.lastStatusCode,
             lastError: cause.lastError,
             at: iso(cause.lastAttemptAt),
+            /** Recovering from this moment on includes the delivery (issue 12 item 5). */
+            createdAt: cause.createdAt.toISOString(),
           }
         : null,
     };

@@ -1,0 +1,142 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTRPC } from '../trpc';
+import { Button } from '../ui/button';
+import { ErrorMessage } from '../ui/card';
+import { Modal, ModalClose } from '../ui/dialog';
+import { TextField } from '../ui/field';
+import { EndpointEventCheckboxes } from './endpoint-event-checkboxes';
+import { endpointFormErrors, MAX_ENDPOINT_DESCRIPTION } from './endpoint-form';
+import type { Endpoint, WebhookEventName } from './webhook-shared';
+
+/**
+ * Issue 12 item 2: URL, events and description, edited in place (the id, secret and delivery
+ * history stay). The server checks a new URL as at registration (D12) and refuses one the account
+ * has registered already; its message is shown under the field it is about.
+ */
+export function EndpointEditDialog({ endpoint, onUpdated }: { endpoint: Endpoint; onUpdated(): void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [url, setUrl] = useState(endpoint.url);
+  const [description, setDescription] = useState(endpoint.description);
+  const [events, setEvents] = useState<WebhookEventName[]>([...endpoint.events]);
+  const [eventsError, setEventsError] = useState<string | null>(null);
+
+  const update = useMutation(
+    trpc.webhooks.update.mutationOptions({
+      onSuccess: async (updated) => {
+        queryClient.setQueryData(trpc.webhooks.get.queryKey({ id: endpoint.id }), (current) =>
+          current ? { ...current, ...updated } : current,
+        );
+        setOpen(false);
+        onUpdated();
+        await Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.webhooks.get.queryKey({ id: endpoint.id }) }),
+          queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() }),
+        ]);
+      },
+    }),
+  );
+  const errors = endpointFormErrors(update.error?.message);
+
+  /** Opening starts from the endpoint as it is now, not from an earlier, abandoned edit. */
+  function onOpenChange(next: boolean) {
+    if (next) {
+      setUrl(endpoint.url);
+      setDescription(endpoint.description);
+      setEvents([...endpoint.events]);
+      setEventsError(null);
+      update.reset();
+    }
+    setOpen(next);
+  }
+
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (events.length === 0) {
+      setEventsError('Choose at least one event');
+      return;
+    }
+    update.mutate({ id: endpoint.id, url: url.trim(), events, description: description.trim() });
+  }
+
+  const clearError = () => {
+    if (update.error) update.reset();
+  };
+
+  return (
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      trigger={
+        <Button variant="secondary" data-testid="edit-endpoint">
+          Edit
+        </Button>
+      }
+      title="Edit endpoint"
+      description={
+        <p>
+          The endpoint keeps its ID, signing secret and delivery history. Deliveries still being retried go to
+          the new URL from their next attempt.
+        </p>
+      }
+      wide
+      data-testid="edit-endpoint-dialog"
+    >
+      <form onSubmit={onSubmit} noValidate className="mt-4 space-y-5">
+        <TextField
+          label="Endpoint URL"
+          name="url"
+          type="url"
+          inputMode="url"
+          autoComplete="off"
+          spellCheck={false}
+          required
+          data-testid="edit-endpoint-url"
+          value={url}
+          onChange={(e) => {
+            setUrl(e.target.value);
+            clearError();
+          }}
+          hint="https:// and reachable from the public internet, like a new endpoint's."
+          error={errors.url}
+        />
+        <TextField
+          label="Description (optional)"
+          name="description"
+          autoComplete="off"
+          maxLength={MAX_ENDPOINT_DESCRIPTION}
+          data-testid="edit-endpoint-description"
+          value={description}
+          onChange={(e) => {
+            setDescription(e.target.value);
+            clearError();
+          }}
+          hint={`Up to ${MAX_ENDPOINT_DESCRIPTION} characters; leave it empty for none.`}
+          error={errors.description}
+        />
+        <EndpointEventCheckboxes
+          value={events}
+          onChange={(next) => {
+            setEventsError(null);
+            setEvents(next);
+            clearError();
+          }}
+          error={eventsError ?? errors.events}
+        />
+        <ErrorMessage error={errors.other ? { message: errors.other } : null} />
+        <div className="flex flex-wrap justify-end gap-2">
+          <ModalClose>
+            <Button variant="secondary">Cancel</Button>
+          </ModalClose>
+          <Button type="submit" data-testid="save-endpoint" disabled={update.isPending}>
+            {update.isPending ? 'Saving…' : 'Save changes'}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
