@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../server/db/client';
+import { encodeCursor } from '../server/http/opaque-cursor';
 import { createMeeting } from '../server/meetings/create-meeting';
 import { storeTranscript } from '../server/meetings/store-transcript';
 import { startTestApp, type TestApp } from './test-app';
@@ -109,14 +111,55 @@ describe('SQL round trips and indexes', () => {
   });
 });
 
+describe('flat paging (issue 14 item 3, D5)', () => {
+  it('issue 14 item 3, D5: the page of notes at depth 2,990 of 3,000 is found by an index condition in both forms: no row before the cursor is read and filtered', async () => {
+    const { account, key } = await app.createAccount();
+    // 3,000 notes, one a second (created_at is unique per account, D5).
+    await app.db.execute(sql`
+      insert into meetings (id, account_id, title, platform, started_at, created_at, transcribed_at)
+      select gen_random_uuid(), ${account.id}, 'Note ' || g, 'zoom', t, t, t
+      from (select g, timestamptz '2025-01-01T00:00:00Z' + g * interval '1 second' as t
+            from generate_series(1, 3000) g) s`);
+    const [deep] = await queryRows<{ id: string; created_at: string | Date }>(
+      app.db,
+      sql`select id, created_at from meetings where account_id = ${account.id}
+          order by created_at desc, id desc offset 2989 limit 1`,
+    );
+    const position = { createdAt: new Date(deep!.created_at), id: deep!.id };
+    for (const [form, cursor] of [
+      ['A', encodeCursor(position)],
+      ['B', position.createdAt.toISOString()],
+    ] as const) {
+      let answer: any;
+      const queries = await capture(async () => {
+        answer = await app.request(`/v1/notes?limit=10&cursor=${encodeURIComponent(cursor)}`, { key, form });
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.json.data).toHaveLength(10);
+      const list = queries.find((q) => /from "meetings"/.test(q.query) && /order by/i.test(q.query));
+      expect(list, form).toBeDefined();
+      const plan = await explainWithoutSeqScan(list!.query, list!.params, { analyze: true });
+      // The cursor is part of the index condition, and nothing read is thrown away by a filter.
+      expect(plan, `${form}\n${plan}`).toMatch(/Index Cond: .*created_at/);
+      expect(plan, `${form}\n${plan}`).not.toMatch(/Rows Removed by Filter: [1-9]/);
+      expect(plan, `${form}\n${plan}`).not.toMatch(/Seq Scan/);
+    }
+  });
+});
+
 /** The plan with sequential scans priced out: a Seq Scan left in it means no index can serve the query. */
-async function explainWithoutSeqScan(query: string, params: unknown[]): Promise<string> {
+async function explainWithoutSeqScan(
+  query: string,
+  params: unknown[],
+  opts: { analyze?: boolean } = {},
+): Promise<string> {
+  const explain = opts.analyze ? 'explain analyze' : 'explain';
   const client = (app.db as unknown as { $client: any }).$client;
   const values = params.map((p) => (p instanceof Date ? p.toISOString() : p));
   if (app.database.kind === 'pglite') {
     await client.query('set enable_seqscan = off');
     try {
-      const result = await client.query(`explain ${query}`, values);
+      const result = await client.query(`${explain} ${query}`, values);
       return result.rows.map((r: any) => r['QUERY PLAN']).join('\n');
     } finally {
       await client.query('set enable_seqscan = on');
@@ -125,7 +168,7 @@ async function explainWithoutSeqScan(query: string, params: unknown[]): Promise<
   return app.db.transaction(async (tx) => {
     await tx.execute(sql`set local enable_seqscan = off`);
     const reserved = (tx as unknown as { session: { client: any } }).session.client;
-    const rows = await reserved.unsafe(`explain ${query}`, values);
+    const rows = await reserved.unsafe(`${explain} ${query}`, values);
     return rows.map((r: any) => r['QUERY PLAN']).join('\n');
   });
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNotNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNotNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { meetings } from '../db/schema';
 import type { Platform } from '../domain';
@@ -28,9 +28,12 @@ export async function listNotes(db: Queryable, accountId: string, query: ListNot
   }
   if (query.after) {
     const { createdAt, id } = query.after;
+    // A row comparison, so the position is an index condition on (account_id, created_at, id):
+    // the page at any depth reads only its own rows (issue 14 item 3). The OR spelling of the same
+    // order could not be one and filtered every row before the cursor.
     conditions.push(
       id
-        ? or(lt(meetings.createdAt, createdAt), and(eq(meetings.createdAt, createdAt), lt(meetings.id, id)))
+        ? sql`(${meetings.createdAt}, ${meetings.id}) < (${createdAt.toISOString()}::timestamptz, ${id}::uuid)`
         : lt(meetings.createdAt, createdAt),
     );
   }

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../db/client';
 import { deliveries, deliveryAttempts } from '../db/schema';
 import { getEndpointOrThrow, listEndpoints, type WebhookEndpoint } from './endpoints';
@@ -47,14 +47,9 @@ export async function listDeliveryAttempts(
       and(
         eq(deliveryAttempts.endpointId, endpointId),
         page.success === undefined ? undefined : eq(deliveryAttempts.success, page.success),
+        // A row comparison: an index condition on (endpoint_id, created_at, id) at any depth.
         page.after
-          ? or(
-              lt(deliveryAttempts.createdAt, page.after.createdAt),
-              and(
-                eq(deliveryAttempts.createdAt, page.after.createdAt),
-                lt(deliveryAttempts.id, page.after.id),
-              ),
-            )
+          ? sql`(${deliveryAttempts.createdAt}, ${deliveryAttempts.id}) < (${page.after.createdAt.toISOString()}::timestamptz, ${page.after.id}::uuid)`
           : undefined,
       ),
     )
