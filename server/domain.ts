@@ -38,3 +38,13 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** The event type a subscription name stands for. */
 export const eventTypeOf = (name: WebhookEvent): EventType =>
   name in EVENT_ALIASES ? EVENT_ALIASES[name as EventAlias] : (name as EventType);
+
+/** SPEC 6.5: the initial attempt plus three retries; the dispatcher and the settings app both count to it. */
+export const WEBHOOK_MAX_ATTEMPTS = 4;
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A UUID in its canonical 8-4-4-4-12 spelling, any case (ids, cursors, lookups). */
+export const isUuid = (value: string): boolean => UUID_PATTERN.test(value);
+
+/** The longest description an endpoint keeps (settings app; not part of /v1). */
+export const WEBHOOK_DESCRIPTION_MAX = 200;

@@ -7,13 +7,14 @@ import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Card, ErrorMessage } from '../ui/card';
 import { ShownOnce } from '../ui/copy-button';
-import { SelectField, TextField } from '../ui/field';
+import { SelectField } from '../ui/field';
 import type { FormName } from '@/server/domain';
 import { formProfileList } from '@/server/rest/form-profiles';
 import { DEFAULT_FORM, parseFormName } from '@/server/domain';
 import { EndpointEventCheckboxes } from './endpoint-event-checkboxes';
+import { EndpointDescriptionField, EndpointUrlField } from './endpoint-fields';
 import { endpointFormErrors, MAX_ENDPOINT_DESCRIPTION } from './endpoint-form';
-import type { WebhookEventName } from './webhook-shared';
+import type { WebhookEvent } from '@/server/domain';
 
 export function CreateEndpointForm() {
   const trpc = useTRPC();
@@ -21,7 +22,7 @@ export function CreateEndpointForm() {
   const formId = useId();
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
-  const [events, setEvents] = useState<WebhookEventName[]>(['meeting.completed']);
+  const [events, setEvents] = useState<WebhookEvent[]>(['meeting.completed']);
   const [secretForm, setSecretForm] = useState<FormName>(DEFAULT_FORM);
   const [eventsError, setEventsError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ id: string; url: string; secret: string } | null>(null);
@@ -77,32 +78,21 @@ export function CreateEndpointForm() {
       ) : null}
 
       <form data-testid="create-endpoint-form" onSubmit={onSubmit} noValidate className="mt-4 space-y-5">
-        <TextField
-          label="Endpoint URL"
-          name="url"
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          spellCheck={false}
+        <EndpointUrlField
           placeholder="https://example.com/webhooks/meeting-notes"
-          required
           value={url}
-          onChange={(e) => {
-            setUrl(e.target.value);
+          onChange={(value) => {
+            setUrl(value);
             if (create.error) create.reset();
           }}
           error={serverErrors.url}
         />
 
-        <TextField
-          label="Description (optional)"
-          name="description"
-          autoComplete="off"
-          maxLength={MAX_ENDPOINT_DESCRIPTION}
+        <EndpointDescriptionField
           placeholder="e.g. CRM sync in production"
           value={description}
-          onChange={(e) => {
-            setDescription(e.target.value);
+          onChange={(value) => {
+            setDescription(value);
             if (create.error) create.reset();
           }}
           hint={`A label for you and your team, up to ${MAX_ENDPOINT_DESCRIPTION} characters.`}

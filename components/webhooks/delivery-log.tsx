@@ -3,7 +3,7 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'next/navigation';
 import { type FormEvent, Suspense, useEffect, useState } from 'react';
-import { WEBHOOK_EVENTS, type WebhookEvent } from '@/server/domain';
+import { isUuid, WEBHOOK_EVENTS, type WebhookEvent } from '@/server/domain';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Badge, EmptyState, ErrorMessage, Loading } from '../ui/card';
@@ -30,7 +30,6 @@ const HOUR = 3_600_000;
 /** How long typing in the lookup waits before it asks the server. */
 const LOOKUP_DELAY_MS = 300;
 const LOOKUP_MAX = 100;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const RANGES = {
   all: { label: 'All time', ms: null },
@@ -320,7 +319,7 @@ function NoDeliveries({ lookup, filtered, onClear }: { lookup: string; filtered:
     return (
       <EmptyState title="No delivery matches">
         <p>
-          {UUID.test(lookup)
+          {isUuid(lookup)
             ? `No delivery of this endpoint has the id ${lookup} or is about the note with that id${filtered ? ' among the filtered ones' : ''}.`
             : 'Enter a whole delivery id or note id, e.g. 3f2a9c4e-…'}
         </p>

@@ -6,10 +6,11 @@ import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { ErrorMessage } from '../ui/card';
 import { Modal, ModalClose } from '../ui/dialog';
-import { TextField } from '../ui/field';
 import { EndpointEventCheckboxes } from './endpoint-event-checkboxes';
+import { EndpointDescriptionField, EndpointUrlField } from './endpoint-fields';
 import { endpointFormErrors, MAX_ENDPOINT_DESCRIPTION } from './endpoint-form';
-import type { Endpoint, WebhookEventName } from './webhook-shared';
+import type { WebhookEvent } from '@/server/domain';
+import type { Endpoint } from './webhook-shared';
 
 /**
  * Issue 12 item 2: URL, events and description, edited in place (the id, secret and delivery
@@ -22,7 +23,7 @@ export function EndpointEditDialog({ endpoint, onUpdated }: { endpoint: Endpoint
   const [open, setOpen] = useState(false);
   const [url, setUrl] = useState(endpoint.url);
   const [description, setDescription] = useState(endpoint.description);
-  const [events, setEvents] = useState<WebhookEventName[]>([...endpoint.events]);
+  const [events, setEvents] = useState<WebhookEvent[]>([...endpoint.events]);
   const [eventsError, setEventsError] = useState<string | null>(null);
 
   const update = useMutation(
@@ -87,32 +88,21 @@ export function EndpointEditDialog({ endpoint, onUpdated }: { endpoint: Endpoint
       data-testid="edit-endpoint-dialog"
     >
       <form onSubmit={onSubmit} noValidate className="mt-4 space-y-5">
-        <TextField
-          label="Endpoint URL"
-          name="url"
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          spellCheck={false}
-          required
+        <EndpointUrlField
           data-testid="edit-endpoint-url"
           value={url}
-          onChange={(e) => {
-            setUrl(e.target.value);
+          onChange={(value) => {
+            setUrl(value);
             clearError();
           }}
           hint="https:// and reachable from the public internet, like a new endpoint's."
           error={errors.url}
         />
-        <TextField
-          label="Description (optional)"
-          name="description"
-          autoComplete="off"
-          maxLength={MAX_ENDPOINT_DESCRIPTION}
+        <EndpointDescriptionField
           data-testid="edit-endpoint-description"
           value={description}
-          onChange={(e) => {
-            setDescription(e.target.value);
+          onChange={(value) => {
+            setDescription(value);
             clearError();
           }}
           hint={`Up to ${MAX_ENDPOINT_DESCRIPTION} characters; leave it empty for none.`}

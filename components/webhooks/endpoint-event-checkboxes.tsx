@@ -2,7 +2,8 @@
 
 import * as Checkbox from '@radix-ui/react-checkbox';
 import { useId } from 'react';
-import { EVENT_OPTIONS, type WebhookEventName } from './webhook-shared';
+import type { WebhookEvent } from '@/server/domain';
+import { EVENT_OPTIONS } from './webhook-shared';
 
 /** The events an endpoint subscribes to, as checkboxes with what each one means; kept in SPEC order. */
 export function EndpointEventCheckboxes({
@@ -11,14 +12,14 @@ export function EndpointEventCheckboxes({
   error,
   legend = 'Events',
 }: {
-  value: readonly WebhookEventName[];
-  onChange(events: WebhookEventName[]): void;
+  value: readonly WebhookEvent[];
+  onChange(events: WebhookEvent[]): void;
   error?: string | null;
   legend?: string;
 }) {
   const baseId = useId();
 
-  function toggle(name: WebhookEventName, checked: boolean) {
+  function toggle(name: WebhookEvent, checked: boolean) {
     onChange(
       checked
         ? EVENT_OPTIONS.map((o) => o.name).filter((n) => n === name || value.includes(n))

@@ -22,5 +22,5 @@ export function endpointFormErrors(message: string | null | undefined): Endpoint
   return { ...none, other: text };
 }
 
-/** The longest description the server keeps (server/webhooks/update-endpoint.ts). */
-export const MAX_ENDPOINT_DESCRIPTION = 200;
+/** The longest description the server keeps. */
+export { WEBHOOK_DESCRIPTION_MAX as MAX_ENDPOINT_DESCRIPTION } from '@/server/domain';

@@ -2,7 +2,7 @@
 
 import { useId, useState } from 'react';
 import { Button } from '../ui/button';
-import type { WebhookEventName } from './webhook-shared';
+import type { WebhookEvent } from '@/server/domain';
 
 /**
  * "Send test event" with the event to send: a sample in that event's real payload shape (D9),
@@ -14,13 +14,13 @@ export function EndpointTestEvent({
   pending,
   onSend,
 }: {
-  events: readonly WebhookEventName[];
+  events: readonly WebhookEvent[];
   disabled: boolean;
   pending: boolean;
-  onSend(event: WebhookEventName): void;
+  onSend(event: WebhookEvent): void;
 }) {
   const selectId = useId();
-  const [picked, setPicked] = useState<WebhookEventName | null>(null);
+  const [picked, setPicked] = useState<WebhookEvent | null>(null);
   // An edit may have dropped the picked event: fall back to the first subscribed one.
   const event = picked && events.includes(picked) ? picked : events[0];
 

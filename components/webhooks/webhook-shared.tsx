@@ -3,7 +3,7 @@
 import type { inferRouterOutputs } from '@trpc/server';
 import { useState } from 'react';
 import type { AppRouter } from '@/server/api/root';
-import { WEBHOOK_EVENTS, type WebhookEvent } from '@/server/domain';
+import { WEBHOOK_EVENTS, WEBHOOK_MAX_ATTEMPTS, type WebhookEvent } from '@/server/domain';
 import { Badge } from '../ui/card';
 import { formatDateTime, useNow } from '../ui/relative-time';
 
@@ -28,13 +28,8 @@ const EVENT_DESCRIPTIONS: Record<WebhookEvent, string> = {
 /** SPEC 6.1, in the order a meeting produces them. */
 export const EVENT_OPTIONS = WEBHOOK_EVENTS.map((name) => ({ name, description: EVENT_DESCRIPTIONS[name] }));
 
-export type WebhookEventName = WebhookEvent;
-
-/**
- * Attempts a delivery gets before it fails (the first and three retries, D11). The dispatcher's
- * MAX_ATTEMPTS (server/webhooks/dispatch-deliveries.ts) is out of the browser's reach.
- */
-export const MAX_DELIVERY_ATTEMPTS = 4;
+/** Attempts a delivery gets before it fails (the first and three retries, D11). */
+export const MAX_DELIVERY_ATTEMPTS = WEBHOOK_MAX_ATTEMPTS;
 
 /** Every delivery state with its label and badge colour (a state without one does not compile). */
 export const DELIVERY_STATE_LABELS: Record<

@@ -1,3 +1,4 @@
+import { isUuid } from '../domain';
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
@@ -9,8 +10,6 @@ import { authSessions } from '../db/schema';
 
 /** A session lasts this long from sign-in, however often it is used. */
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Records a new session at sign-in and returns its id; the account's ended sessions are dropped. */
 export async function startAuthSession(db: Queryable, accountId: string, now = new Date()): Promise<string> {
@@ -38,7 +37,7 @@ export async function findLiveAuthSession(
   sessionId: unknown,
   now = new Date(),
 ): Promise<{ accountId: string } | null> {
-  if (typeof sessionId !== 'string' || !UUID.test(sessionId)) return null;
+  if (typeof sessionId !== 'string' || !isUuid(sessionId)) return null;
   const [row] = await db
     .select({ accountId: authSessions.accountId })
     .from(authSessions)
@@ -50,7 +49,7 @@ export async function findLiveAuthSession(
 
 /** Sign-out: this session ends. */
 export async function endAuthSession(db: Queryable, sessionId: unknown): Promise<void> {
-  if (typeof sessionId !== 'string' || !UUID.test(sessionId)) return;
+  if (typeof sessionId !== 'string' || !isUuid(sessionId)) return;
   await db
     .update(authSessions)
     .set({ revokedAt: sql`coalesce(${authSessions.revokedAt}, now())` })

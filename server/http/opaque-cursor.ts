@@ -1,9 +1,8 @@
+import { isUuid } from '../domain';
 import { inTimestampRange } from '../db/storage-bounds';
 
 // An opaque keyset cursor: base64url of "<created_at ms>:<id>", the sort key of the last item on a
 // page. Form A's note cursor (D5) and the delivery log's (D13).
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function encodeCursor(position: { createdAt: Date; id: string }): string {
   return Buffer.from(`${position.createdAt.getTime()}:${position.id}`, 'utf8').toString('base64url');
@@ -14,7 +13,7 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } | 
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const match = /^(\d{1,15}):(.+)$/.exec(text);
   const [, ms, id] = match ?? [];
-  if (ms === undefined || id === undefined || !UUID.test(id)) return null;
+  if (ms === undefined || id === undefined || !isUuid(id)) return null;
   const createdAt = new Date(Number(ms));
   // Issue 8: a forged position past year 9999 would reach the database as a 6-digit year.
   if (!inTimestampRange(createdAt.getTime())) return null;

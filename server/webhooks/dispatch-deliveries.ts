@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client';
 import { deliveries, deliveryAttempts } from '../db/schema';
+import { WEBHOOK_MAX_ATTEMPTS } from '../domain';
 import type { Mailer } from '../email/send-email';
 import { deactivateEndpoint } from './endpoints';
 import type { WebhookSender } from './http-sender';
@@ -9,7 +10,7 @@ import type { SecretBox } from './secret-box';
 import { deliveryHeaders } from './sign-payload';
 
 /** SPEC 6.5: the initial attempt plus three retries. */
-export const MAX_ATTEMPTS = 4;
+export const MAX_ATTEMPTS = WEBHOOK_MAX_ATTEMPTS;
 /** A claimed delivery is another dispatcher's once this runs out: well above the 10 s attempt time-out. */
 export const DELIVERY_LEASE_MS = 120_000;
 

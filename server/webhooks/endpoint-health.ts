@@ -46,7 +46,9 @@ export async function healthOfEndpoints(
   db: Queryable,
   accountId: string,
   now = new Date(),
+  onlyEndpointId?: string,
 ): Promise<Map<string, EndpointHealth>> {
+  const only = onlyEndpointId ? sql` and e.id = ${onlyEndpointId}` : sql``;
   const dayAgo = new Date(now.getTime() - DAY).toISOString();
   const weekAgo = new Date(now.getTime() - 7 * DAY).toISOString();
   const counts = await queryRows(
@@ -57,14 +59,14 @@ export async function healthOfEndpoints(
                count(*) as week_attempts,
                count(*) filter (where a.success) as week_succeeded
         from delivery_attempts a join webhook_endpoints e on e.id = a.endpoint_id
-        where e.account_id = ${accountId} and a.created_at > ${weekAgo}
+        where e.account_id = ${accountId}${only} and a.created_at > ${weekAgo}
         group by a.endpoint_id`,
   );
   const errors = await queryRows(
     db,
     sql`select distinct on (a.endpoint_id) a.endpoint_id, a.delivery_id, a.status_code, a.error, a.created_at
         from delivery_attempts a join webhook_endpoints e on e.id = a.endpoint_id
-        where e.account_id = ${accountId} and not a.success
+        where e.account_id = ${accountId}${only} and not a.success
         order by a.endpoint_id, a.created_at desc, a.id desc`,
   );
   const health = new Map<string, EndpointHealth>();
@@ -141,6 +143,6 @@ export async function endpointHealth(
       day.failed += bad;
     }
   }
-  const health = (await healthOfEndpoints(db, accountId, now)).get(endpointId) ?? EMPTY_HEALTH;
+  const health = (await healthOfEndpoints(db, accountId, now, endpointId)).get(endpointId) ?? EMPTY_HEALTH;
   return { ...health, hourly, daily };
 }

@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../db/client';
-import type { WebhookEvent } from '../domain';
+import { isUuid, type WebhookEvent } from '../domain';
 import { notFound } from '../errors';
 import { deliveryStateSql, inDeliveryState, type DeliveryState } from './delivery-state';
 import { getEndpointOrThrow } from './endpoints';
@@ -34,9 +34,6 @@ export interface DeliveryFilter {
   /** A delivery id or a note id (the payload's data.id). */
   lookup?: string;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string): boolean => UUID.test(value);
 
 const date = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string));
 

@@ -1,14 +1,14 @@
 import { and, eq, ne } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { webhookEndpoints } from '../db/schema';
-import type { WebhookEvent } from '../domain';
+import { type FormName, WEBHOOK_DESCRIPTION_MAX, type WebhookEvent } from '../domain';
 import { conflict, notFound, validationError } from '../errors';
 import { getEndpointOrThrow, type WebhookEndpoint } from './endpoints';
 import { checkEndpointUrl, type WebhookUrlPolicy } from './register-endpoint';
 import type { SecretBox } from './secret-box';
 
 /** The owner's label of an endpoint: one line, like Stripe's and Svix's descriptions. */
-export const MAX_DESCRIPTION_LENGTH = 200;
+export const MAX_DESCRIPTION_LENGTH = WEBHOOK_DESCRIPTION_MAX;
 
 export interface EndpointChanges {
   url?: string;
@@ -99,7 +99,8 @@ export async function rotateEndpointSecret(
   secrets: SecretBox,
   accountId: string,
   endpointId: string,
-  input: { overlapSeconds: number; newSecret(): string },
+  /** `newSecret` makes a secret in the endpoint's own form (D12). */
+  input: { overlapSeconds: number; newSecret(form: FormName): string },
 ): Promise<{ secret: string; endpoint: WebhookEndpoint }> {
   if (
     !Number.isInteger(input.overlapSeconds) ||
@@ -109,14 +110,15 @@ export async function rotateEndpointSecret(
     throw validationError(
       `The overlap must be a whole number of seconds from 0 to ${MAX_ROTATION_OVERLAP_SECONDS}`,
     );
-  const secret = input.newSecret();
+  let secret = '';
   const endpoint = await db.transaction(async (tx) => {
     const [current] = await tx
-      .select({ secret: webhookEndpoints.secret })
+      .select({ secret: webhookEndpoints.secret, form: webhookEndpoints.form })
       .from(webhookEndpoints)
       .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.accountId, accountId)))
       .for('update');
     if (!current) throw notFound('Webhook endpoint');
+    secret = input.newSecret(current.form);
     const overlap = input.overlapSeconds > 0;
     const [updated] = await tx
       .update(webhookEndpoints)

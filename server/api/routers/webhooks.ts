@@ -191,7 +191,6 @@ export const webhooksRouter = createUiRouter({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const current = await getEndpointOrThrow(ctx.db, ctx.accountId, input.id);
       const rotated = await rotateEndpointSecret(
         ctx.db,
         ctx.services.webhooks.secrets,
@@ -199,7 +198,7 @@ export const webhooksRouter = createUiRouter({
         input.id,
         {
           overlapSeconds: input.overlapSeconds,
-          newSecret: () => FORM_PROFILES[current.form].newWebhookSecret(),
+          newSecret: (form) => FORM_PROFILES[form].newWebhookSecret(),
         },
       );
       return { endpoint: presentEndpoint(rotated.endpoint), secret: rotated.secret };
