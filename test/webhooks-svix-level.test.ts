@@ -500,6 +500,18 @@ describe('issue 12 item 5: recover', () => {
     await expect(
       o.ui.webhooks.recover({ id: endpoint.id, since: new Date(Date.now() + 60_000).toISOString() }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    // Issue 8: a time the database cannot store is a validation error, not a 500 (found by the
+    // hostile-input property below).
+    for (const since of ['0000-01-01T00:00:00Z', '0099-12-31T23:59:59Z'])
+      await expect(o.ui.webhooks.recover({ id: endpoint.id, since })).rejects.toMatchObject({
+        code: 'BAD_REQUEST',
+      });
+    await expect(
+      o.ui.webhooks.deliveries({ id: endpoint.id, since: '0000-01-01T00:00:00Z' }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(
+      o.ui.webhooks.deliveries({ id: endpoint.id, until: '0000-01-01T00:00:00Z' }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 });
 

@@ -1,7 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../db/client';
 import { isUuid, type WebhookEvent } from '../domain';
-import { notFound } from '../errors';
+import { inTimestampRange, TIMESTAMP_RANGE_TEXT } from '../db/storage-bounds';
+import { notFound, validationError } from '../errors';
 import { deliveryStateSql, inDeliveryState, type DeliveryState } from './delivery-state';
 import { getEndpointOrThrow } from './endpoints';
 
@@ -79,6 +80,9 @@ export async function listDeliveries(
   endpointId: string,
   page: { limit: number; after?: { createdAt: Date; id: string } } & DeliveryFilter,
 ): Promise<{ deliveries: DeliveryRecord[]; hasMore: boolean }> {
+  for (const bound of [page.since, page.until])
+    if (bound && !inTimestampRange(bound.getTime()))
+      throw validationError(`Times must be between ${TIMESTAMP_RANGE_TEXT}`);
   await getEndpointOrThrow(db, accountId, endpointId);
   const conditions: SQL[] = [sql`d.endpoint_id = ${endpointId}`];
   if (page.state) conditions.push(inDeliveryState(page.state));

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client';
+import { inTimestampRange, TIMESTAMP_RANGE_TEXT } from '../db/storage-bounds';
 import { conflict, notFound, validationError } from '../errors';
 import type { DeliveryKick } from './test-and-resend';
 
@@ -19,6 +20,9 @@ export async function recoverDeliveries(
   since: Date,
 ): Promise<{ queued: number }> {
   if (Number.isNaN(since.getTime())) throw validationError('Choose the time to recover from');
+  // Issue 8: beyond what the database stores, a time is refused here, not left to fail in the query.
+  if (!inTimestampRange(since.getTime()))
+    throw validationError(`The time to recover from must be between ${TIMESTAMP_RANGE_TEXT}`);
   if (since.getTime() > Date.now()) throw validationError('The time to recover from is in the future');
   const queued = await db.transaction(async (tx) => {
     const [endpoint] = await queryRows<{ active: boolean }>(
