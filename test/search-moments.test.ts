@@ -185,6 +185,48 @@ describe('background embedding (issue 13)', () => {
   });
 });
 
+describe('searchable before the segments are embedded (issue 13 item 1)', () => {
+  it("issue 13 item 1, D7: a transcript is searchable once its passages are stored; its segments' vectors follow, and start_time is the matching segment's meanwhile", async () => {
+    const other = await app.createAccount();
+    const id = await app.recordNote(other.key, { title: 'Hangar', segments: SEGMENTS });
+    let calls = 0;
+    let during: { status: number; json: { data: { note_id: string; start_time: number }[] } } | undefined;
+    let storedDuring: { passages: number; with_vectors: number } | undefined;
+    class Watching extends LocalEmbedder {
+      override async embed(texts: string[], opts?: { signal?: AbortSignal }) {
+        calls++;
+        if (calls === 2) {
+          // The passages' vectors are stored; the segments' are being computed.
+          during = await app.request(
+            `/v1/notes/search?q=${encodeURIComponent('landlord wants an answer by Friday')}`,
+            { key: other.key },
+          );
+          [storedDuring] = await queryRows<{ passages: number; with_vectors: number }>(
+            app.db,
+            sql`select count(*)::int as passages, count(segment_embeddings)::int as with_vectors from passages where meeting_id = ${id}`,
+          );
+        }
+        return super.embed(texts, opts);
+      }
+    }
+    const n = await indexStoredTranscript(app.db, new Watching({ dimensions: 384 }), {
+      id,
+      accountId: other.account.id,
+    });
+    expect(n).toBeGreaterThan(1);
+    expect(calls).toBe(2);
+    expect(storedDuring).toEqual({ passages: n, with_vectors: 0 });
+    expect(during?.status).toBe(200);
+    expect(during?.json.data[0]).toMatchObject({ note_id: id, start_time: 20 });
+    const after = await queryRows<{ segments: number; numbers: number }>(
+      app.db,
+      sql`select last_sequence - first_sequence + 1 as segments, octet_length(segment_embeddings) / 4 as numbers from passages where meeting_id = ${id}`,
+    );
+    expect(after).toHaveLength(n);
+    for (const row of after) expect(Number(row.numbers)).toBe(Number(row.segments) * 384);
+  });
+});
+
 describe('relevance bands for the settings app (issue 13 item 4)', () => {
   it("issue 13, D7: the bands follow the configured model; the API's hits stay note_id, title, snippet, score, start_time, with no threshold", async () => {
     expect(relevanceOf('use-lite-v1+local-lexical-v1@0.15', 0.45)).toBe('strong');

@@ -8,5 +8,14 @@ export interface EmbeddingProvider {
   /** The length of every vector it returns; equals the database's dimension. */
   readonly dimensions: number;
   /** One L2-normalised vector per text, in the order given. */
-  embed(texts: string[], opts?: { signal?: AbortSignal }): Promise<number[][]>;
+  embed(texts: string[], opts?: EmbedOptions): Promise<number[][]>;
+}
+
+export interface EmbedOptions {
+  signal?: AbortSignal;
+  /**
+   * A request is waiting for these vectors (a search's query): where the provider queues work of
+   * its own (the semantic model's thread), they go before background indexing.
+   */
+  urgent?: boolean;
 }

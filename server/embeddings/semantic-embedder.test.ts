@@ -11,6 +11,7 @@ import {
   USE_LITE_DIMENSIONS,
   splitIntoPieces,
   type SentenceEncoder,
+  batchPieces,
 } from './semantic-embedder';
 
 // Issue 13 step 1: the offline semantic embedder (D19 `semantic`), on the real model that ships in
@@ -64,6 +65,12 @@ async function nearestIsParaphrase(embedder: { embed(t: string[]): Promise<numbe
     ];
     return others.every((o) => own > o);
   }).length;
+}
+
+/** The largest difference of two vectors' components. */
+function maxDifference(a: readonly number[], b: readonly number[]): number {
+  expect(a.length).toBe(b.length);
+  return Math.max(...a.map((x, i) => Math.abs(x - (b[i] ?? Number.NaN))));
 }
 
 describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
@@ -170,7 +177,7 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
     }
   });
 
-  it('issue 13: deterministic, and a batch gives exactly what each text gives alone', async () => {
+  it('issue 13: deterministic, and a batch gives what each text gives alone (the model runs pieces in batches; only float rounding differs)', async () => {
     const texts = PARAPHRASES.flat();
     const e = new SemanticEmbedder({ dimensions: 768 });
     const batch = await e.embed(texts);
@@ -178,8 +185,27 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
     expect(again).toEqual(batch);
     for (const [i, text] of [texts[0]!, texts[5]!, texts[11]!].entries()) {
       const [alone] = await e.embed([text]);
-      expect(alone).toEqual(batch[[0, 5, 11][i]!]);
+      expect(maxDifference(alone!, batch[[0, 5, 11][i]!]!)).toBeLessThan(1e-6);
+      // and the urgent path (a query: one batch, first in line) gives the same
+      const [urgent] = await e.embed([text], { urgent: true });
+      expect(urgent).toEqual(alone);
     }
+  });
+
+  it('issue 13: pieces are batched by characters and count, never split, in order', () => {
+    expect(batchPieces([])).toEqual([]);
+    expect(batchPieces(['a'.repeat(2_000)])).toEqual([['a'.repeat(2_000)]]);
+    const sentences = Array.from({ length: 20 }, (_, i) => `sentence ${i} `.padEnd(80, '.'));
+    const batches = batchPieces(sentences);
+    expect(batches.flat()).toEqual(sentences);
+    expect(batches.every((b) => b.length <= 8 && b.join('').length <= 900)).toBe(true);
+    expect(batches.length).toBe(Math.ceil(20 / 8));
+    const passages = ['p'.repeat(500), 'q'.repeat(400), 'r'.repeat(300), 's'.repeat(800)];
+    expect(batchPieces(passages)).toEqual([
+      ['p'.repeat(500), 'q'.repeat(400)],
+      ['r'.repeat(300)],
+      ['s'.repeat(800)],
+    ]);
   });
 
   it('D19: one unit-length vector per text, in order, for every kind of input', async () => {

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LOCAL_MODEL, embedLocal } from './local-embedder';
-import type { EmbeddingProvider } from './provider';
+import type { EmbedOptions, EmbeddingProvider } from './provider';
 
 // D19 `semantic` (issue 13): an embedder that matches meaning, offline, with nothing downloaded.
 // Its model is Universal Sentence Encoder lite (Apache-2.0), whose weights ship inside the npm
@@ -38,9 +38,40 @@ const PIECE_CHARS = 2_000;
 /** Beyond this, the rest of a text does not count: its meaning is set by then, and the cost stays bounded. */
 export const SEMANTIC_MAX_INPUT_CHARS = 20_000;
 
-/** Turns one piece of text into USE-lite's 512 numbers. */
+/**
+ * Background pieces go through the model in batches of at most this many characters and pieces:
+ * a passage (300–800 characters) goes alone or with one other, a segment (a sentence or two) with
+ * up to seven others. Larger batches gained nothing more and made a query wait longer.
+ */
+const BATCH_CHARS = 900;
+const BATCH_PIECES = 8;
+
+/** Consecutive runs of pieces for the model: at most BATCH_PIECES, and BATCH_CHARS unless one piece is longer. */
+export function batchPieces(pieces: readonly string[], maxChars = BATCH_CHARS, maxPieces = BATCH_PIECES) {
+  const batches: string[][] = [];
+  let batch: string[] = [];
+  let chars = 0;
+  for (const piece of pieces) {
+    if (batch.length > 0 && (batch.length >= maxPieces || chars + piece.length > maxChars)) {
+      batches.push(batch);
+      batch = [];
+      chars = 0;
+    }
+    batch.push(piece);
+    chars += piece.length;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
+/**
+ * Turns pieces of text into USE-lite's 512 numbers each, in order. One call is one run of the
+ * model over the batch: a batch of a few pieces costs 15–20% less per piece than one at a time
+ * (measured on the development set's passages and sentences), and a batch is never split, so an
+ * `urgent` call (a search's query) waits for at most the batch being encoded.
+ */
 export interface SentenceEncoder {
-  encode(text: string): Promise<ArrayLike<number>>;
+  encode(texts: readonly string[], opts?: { urgent?: boolean }): Promise<ArrayLike<number>[]>;
 }
 
 export class SemanticModelLoadError extends Error {
@@ -69,11 +100,7 @@ export async function loadUseLite(): Promise<SentenceEncoder> {
     weights.modelSource ?? (weights as unknown as { default: typeof weights }).default.modelSource;
   const model = await initModel(modelSource);
   return {
-    async encode(text) {
-      const [vector] = await model.embed([text]);
-      if (!vector) throw new Error('USE-lite returned no vector');
-      return vector;
-    },
+    encode: (texts) => serially(() => model.embed([...texts])),
   };
 }
 
@@ -92,12 +119,12 @@ function encoderFrom(load: () => Promise<SentenceEncoder>): Promise<SentenceEnco
   return encoder;
 }
 
-// One piece at a time through the model, first come first served: TensorFlow.js's engine is
-// global, and a search's query waits behind at most one piece of a background batch, not the batch.
-// The model runs on this thread without yielding (about 65 ms for a 500-character passage), so each
-// piece first lets the event loop turn: a background batch never holds requests and timers for
-// longer than one piece (with PGlite, whose queries also run on this thread, a whole meeting's
-// batch otherwise held the loop for seconds).
+// One batch at a time through the model on this thread, first come first served: TensorFlow.js's
+// engine is global. The model runs without yielding (about 65 ms for a 500-character passage), so
+// each batch first lets the event loop turn: a meeting's pieces never hold requests and timers for
+// longer than one batch (with PGlite, whose queries also run on this thread, a whole meeting
+// otherwise held the loop for seconds). The service runs the model on a thread of its own
+// (use-lite-worker.ts), where a query also goes before waiting background batches.
 let queue: Promise<unknown> = Promise.resolve();
 function serially<T>(task: () => Promise<T>): Promise<T> {
   const turn = () => nextTurn().then(task);
@@ -134,6 +161,7 @@ const HAS_CONTENT = /[\p{L}\p{N}]/u;
 // (components ±1/√512): unit length, far from every real text, the same for all such texts.
 // USE-lite itself fails on the empty string and gives punctuation an arbitrary meaning.
 const EMPTY_MEANING = embedLocal('', USE_LITE_DIMENSIONS);
+const EMPTY_MEANING_F64 = Float64Array.from(EMPTY_MEANING);
 
 export interface SemanticEmbedderOptions {
   /** The database's dimension: 512, or more to add a lexical part of `dimensions − 512` (768 recommended). */
@@ -178,18 +206,15 @@ export class SemanticEmbedder implements EmbeddingProvider {
     await encoderFrom(this.load);
   }
 
-  async embed(texts: string[], opts: { signal?: AbortSignal } = {}): Promise<number[][]> {
+  async embed(texts: string[], opts: EmbedOptions = {}): Promise<number[][]> {
     texts.forEach((text, i) => {
       if (typeof text !== 'string') throw new TypeError(`embed: texts[${i}] is not a string`);
     });
     if (texts.length === 0) return [];
+    opts.signal?.throwIfAborted();
     const encoder = await encoderFrom(this.load);
-    const out: number[][] = [];
-    for (const text of texts) {
-      opts.signal?.throwIfAborted();
-      out.push(this.combine(await meaningOf(encoder, text, opts.signal), text));
-    }
-    return out;
+    const meanings = await meaningsOf(encoder, texts, opts);
+    return texts.map((text, i) => this.combine(meanings[i] ?? EMPTY_MEANING_F64, text));
   }
 
   private combine(meaning: Float64Array, text: string): number[] {
@@ -208,32 +233,50 @@ export class SemanticEmbedder implements EmbeddingProvider {
   }
 }
 
-async function meaningOf(
+/**
+ * USE-lite's meaning of each text: a text of up to PIECE_CHARS characters is one piece; a longer
+ * one is the length-weighted mean of its pieces' vectors. The pieces of all the texts go through
+ * the model in batches (one batch for an urgent call, whose texts are a query).
+ */
+async function meaningsOf(
   encoder: SentenceEncoder,
-  text: string,
-  signal: AbortSignal | undefined,
-): Promise<Float64Array> {
-  const input = text.length > SEMANTIC_MAX_INPUT_CHARS ? text.slice(0, SEMANTIC_MAX_INPUT_CHARS) : text;
-  const sum = new Float64Array(USE_LITE_DIMENSIONS);
-  if (!HAS_CONTENT.test(input)) {
-    sum.set(EMPTY_MEANING);
-    return sum;
+  texts: readonly string[],
+  { signal, urgent = false }: EmbedOptions,
+): Promise<Float64Array[]> {
+  const sums = texts.map(() => new Float64Array(USE_LITE_DIMENSIONS));
+  const pieces: { text: number; piece: string }[] = [];
+  for (const [i, text] of texts.entries()) {
+    const input = text.length > SEMANTIC_MAX_INPUT_CHARS ? text.slice(0, SEMANTIC_MAX_INPUT_CHARS) : text;
+    if (!HAS_CONTENT.test(input)) sums[i]?.set(EMPTY_MEANING);
+    else for (const piece of splitIntoPieces(input)) pieces.push({ text: i, piece });
   }
-  for (const piece of splitIntoPieces(input)) {
+  const batches = urgent ? [pieces.map((p) => p.piece)] : batchPieces(pieces.map((p) => p.piece));
+  let next = 0;
+  for (const batch of batches) {
+    if (batch.length === 0) continue;
     signal?.throwIfAborted();
-    const v = Array.from(await serially(() => encoder.encode(piece)));
-    if (v.length !== USE_LITE_DIMENSIONS)
-      throw new Error(`USE-lite returned ${v.length} numbers instead of ${USE_LITE_DIMENSIONS}`);
-    let sumSq = 0;
-    for (const x of v) sumSq += x * x;
-    if (!(sumSq > 0) || !Number.isFinite(sumSq))
-      throw new Error('USE-lite returned a vector that is zero or not finite');
-    const scale = piece.length / Math.sqrt(sumSq);
-    // v and sum have the same length (checked above): the default never applies.
-    for (const [i, x] of v.entries()) sum[i] = (sum[i] ?? 0) + x * scale;
+    const vectors = await encoder.encode(batch, { urgent });
+    if (vectors.length !== batch.length)
+      throw new Error(`USE-lite returned ${vectors.length} vectors for ${batch.length} pieces`);
+    for (const vector of vectors) {
+      const { text, piece } = pieces[next++] as { text: number; piece: string };
+      const v = Array.from(vector);
+      if (v.length !== USE_LITE_DIMENSIONS)
+        throw new Error(`USE-lite returned ${v.length} numbers instead of ${USE_LITE_DIMENSIONS}`);
+      let sumSq = 0;
+      for (const x of v) sumSq += x * x;
+      if (!(sumSq > 0) || !Number.isFinite(sumSq))
+        throw new Error('USE-lite returned a vector that is zero or not finite');
+      const scale = piece.length / Math.sqrt(sumSq);
+      const sum = sums[text] as Float64Array;
+      // v and sum have the same length (checked above): the default never applies.
+      for (const [k, x] of v.entries()) sum[k] = (sum[k] ?? 0) + x * scale;
+    }
   }
-  let sumSq = 0;
-  for (const x of sum) sumSq += x * x;
-  const inv = 1 / Math.sqrt(sumSq);
-  return sum.map((x) => x * inv);
+  return sums.map((sum) => {
+    let sumSq = 0;
+    for (const x of sum) sumSq += x * x;
+    const inv = 1 / Math.sqrt(sumSq);
+    return sum.map((x) => x * inv);
+  });
 }

@@ -20,8 +20,29 @@ describe('USE-lite on a worker thread (issue 13, D19)', () => {
     const inline = new SemanticEmbedder({ dimensions: 768, load: loadUseLite });
     const expected = await inline.embed(TEXTS);
     expect(await onThread.embed(TEXTS)).toEqual(expected);
-    const alone = await Promise.all(TEXTS.map((t) => onThread.embed([t])));
-    expect(alone.map(([v]) => v)).toEqual(expected);
+    // One at a time (and urgent ones among them) the batches differ, so only float rounding may.
+    const alone = await Promise.all(TEXTS.map((t, i) => onThread.embed([t], { urgent: i % 2 === 0 })));
+    for (const [i, [v]] of alone.entries()) {
+      const want = expected[i]!;
+      expect(Math.max(...v!.map((x, k) => Math.abs(x - want[k]!)))).toBeLessThan(1e-6);
+    }
+  });
+
+  it('issue 13: a query goes before waiting background batches on the model thread', async () => {
+    const encoder = await loadUseLiteInWorker();
+    const order: string[] = [];
+    const background = Array.from({ length: 6 }, (_, i) =>
+      encoder
+        .encode([
+          `background batch ${i}: the team reviewed the quarterly budget and the hiring plan in detail`,
+        ])
+        .then(() => order.push(`b${i}`)),
+    );
+    // Posted after all six background batches: it runs after the batch in progress, before the rest.
+    const query = encoder.encode(['budget review'], { urgent: true }).then(() => order.push('q'));
+    await Promise.all([...background, query]);
+    expect(order.indexOf('q')).toBeLessThanOrEqual(1);
+    expect(order.filter((x) => x !== 'q')).toEqual(['b0', 'b1', 'b2', 'b3', 'b4', 'b5']);
   });
 
   it("issue 13: the service's default embedder is the semantic one on the worker thread", async () => {

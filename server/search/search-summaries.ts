@@ -22,7 +22,7 @@ export async function searchSummaries(
 ): Promise<NoteRecord[]> {
   if ((await columnDimensions(db, 'meetings', 'summary_embedding')) !== services.embedder.dimensions)
     return [];
-  const literal = toVectorLiteral(await embedOne(services.embedder, q));
+  const literal = toVectorLiteral(await embedOne(services.embedder, q, { urgent: true }));
   const ranked = await vectorSearch<{ id: string; distance: number }>(db, {
     select: sql`m.id, m.summary_embedding <=> ${literal}::vector as distance`,
     from: sql`from meetings m where m.account_id = ${accountId} and m.transcribed_at is not null
