@@ -28,7 +28,7 @@ import { createV1Handler } from '../server/rest/v1-handler';
 import { changeDimensions } from '../server/search/embedding-dimensions';
 import { embedEach } from '../server/search/embed-checked';
 import { makePassages } from '../server/search/make-passages';
-import { toVectorLiteral } from '../server/search/vector-search';
+import { HNSW_EF_SEARCH, hnswSettings, toVectorLiteral } from '../server/search/vector-search';
 import { createServices, type Services } from '../server/services';
 import { createTestDatabase } from '../test/test-database';
 import { percentile } from './bench-stats';
@@ -51,6 +51,9 @@ const { values } = parseArgs({
      */
     dimensions: { type: 'string', default: '768' },
     'maintenance-work-mem': { type: 'string' },
+    /** HNSW build parameters to try (pgvector's defaults: m 16, ef_construction 64). */
+    'hnsw-m': { type: 'string' },
+    'ef-construction': { type: 'string' },
     seed: { type: 'string', default: '42' },
     /** hnsw.ef_search values to try on the large account (straight SQL); empty for none. */
     'ef-sweep': { type: 'string', default: '40,100,400,1000' },
@@ -1042,13 +1045,8 @@ const FORCE_SETTINGS = [
   'set local enable_sort = off',
 ];
 
-/** As vector-search.ts sets them. */
-const APP_EF_SEARCH = 400;
-const hnswSettings = (efSearch = APP_EF_SEARCH) => [
-  'set local hnsw.iterative_scan = relaxed_order',
-  `set local hnsw.ef_search = ${efSearch}`,
-];
-const HNSW_SETTINGS = hnswSettings();
+/** Exactly as vector-search.ts sets them. */
+const HNSW_SETTINGS = hnswSettings(HNSW_EF_SEARCH);
 
 /** vectorSearch's first query on every search: does the account have more than exactMaxRows candidates? */
 const countSql = (accountId: string, exactMaxRows: number) => sql`
@@ -1070,7 +1068,7 @@ async function runHnsw(
 ): Promise<Hit[]> {
   const forced = opts.forced ?? false;
   return db.transaction(async (tx) => {
-    for (const s of [...hnswSettings(opts.efSearch), ...(forced ? FORCE_SETTINGS : [])])
+    for (const s of [...hnswSettings(opts.efSearch ?? HNSW_EF_SEARCH), ...(forced ? FORCE_SETTINGS : [])])
       await tx.execute(sql.raw(s));
     const rows = await queryRows<{ id: string; distance: number }>(
       tx,
@@ -1219,9 +1217,18 @@ async function bench(label: string, database: Database) {
   started = performance.now();
   await database.db.transaction(async (tx) => {
     await tx.execute(sql.raw(`set local maintenance_work_mem = '${workMem.replace(/'/g, '')}'`));
+    const params = [
+      values['hnsw-m'] ? `m = ${intFlag('hnsw-m', values['hnsw-m'], 2)}` : '',
+      values['ef-construction']
+        ? `ef_construction = ${intFlag('ef-construction', values['ef-construction'], 4)}`
+        : '',
+    ].filter(Boolean);
     await tx.execute(
-      sql.raw('create index passages_embedding_hnsw on passages using hnsw (embedding vector_cosine_ops)'),
+      sql.raw(
+        `create index passages_embedding_hnsw on passages using hnsw (embedding vector_cosine_ops)${params.length ? ` with (${params.join(', ')})` : ''}`,
+      ),
     );
+    phases.hnsw = params.join(', ') || 'defaults (m = 16, ef_construction = 64)';
   });
   phases['index build s'] = seconds(performance.now() - started);
   phases.maintenance_work_mem = workMem;

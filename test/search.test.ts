@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../server/db/client';
+import { HNSW_EF_SEARCH, hnswSettings } from '../server/search/vector-search';
 import { events, jobs, meetings, passages } from '../server/db/schema';
 import { runDueWork } from '../server/worker/run-due-work';
 import { demoMeetings, type DemoMeeting } from '../server/seed/demo-meetings';
@@ -280,6 +281,22 @@ describe('search completeness for small and large accounts (D7)', () => {
     );
     const scores = hnsw.json.data.map((h: { score: number }) => h.score);
     for (let i = 1; i < scores.length; i++) expect(scores[i]).toBeLessThanOrEqual(scores[i - 1]);
+
+    // Issue 14 item 6: the HNSW path's settings make it go through the index, never the account's
+    // rows and a sort of all of them (which the planner chose at 768 dimensions and ef_search 1000).
+    const [probe] = await queryRows<{ v: string }>(
+      app.db,
+      sql`select embedding::text as v from passages where account_id = ${large.account.id} limit 1`,
+    );
+    const plan = await app.db.transaction(async (tx) => {
+      for (const setting of hnswSettings(HNSW_EF_SEARCH)) await tx.execute(sql.raw(setting));
+      const lines = await queryRows<Record<string, string>>(
+        tx,
+        sql`explain select * from (select p.id, p.embedding <=> ${probe!.v}::vector as distance from passages p join meetings m on m.id = p.meeting_id where p.account_id = ${large.account.id} and p.embedding is not null order by p.embedding <=> ${probe!.v}::vector limit 50) s order by distance, id`,
+      );
+      return lines.map((l) => Object.values(l)[0]).join('\n');
+    });
+    expect(plan).toContain('passages_embedding_hnsw');
   });
 });
 

@@ -23,7 +23,21 @@ export const toVectorLiteral = (v: number[]) => `[${v.join(',')}]`;
  * (the semantic default, issue 13; 20,000 passages, an account of 4,000): 0.95–0.96 at 400, 0.97
  * at 1000 for about 50 ms on PGlite. Only accounts above SEARCH_EXACT_MAX_ROWS take this path.
  */
-const HNSW_EF_SEARCH = 1000;
+export const HNSW_EF_SEARCH = 1000;
+
+/**
+ * The HNSW path's settings, local to its transaction: iterative scans (pgvector 0.8) that keep
+ * walking the graph until enough rows pass the account filter, the candidate list, and no sort.
+ * Without the last, the planner's costs at 768 dimensions and a long candidate list chose the
+ * account's rows through the btree and a sort of all of them — the exact search, 140–230 ms of SQL
+ * on a 20,000-passage account (bench:search, issue 14 item 6) — on exactly the accounts this path
+ * exists for. (The outer sort of the `limit` rows found is still done: it has no alternative.)
+ */
+export const hnswSettings = (efSearch: number): string[] => [
+  'set local hnsw.iterative_scan = relaxed_order',
+  `set local hnsw.ef_search = ${efSearch}`,
+  'set local enable_sort = off',
+];
 
 export interface VectorSearchSpec {
   /** Selects `id` and `distance` (embedding <=> query) and whatever else the caller needs. */
@@ -57,8 +71,8 @@ export async function vectorSearch<T extends Record<string, unknown>>(
   );
   if (Number(count?.n ?? 0) <= spec.exactMaxRows) return exactSearch<T>(db, spec);
   const indexed = await db.transaction(async (tx) => {
-    await tx.execute(sql.raw(`set local hnsw.iterative_scan = relaxed_order`));
-    await tx.execute(sql.raw(`set local hnsw.ef_search = ${Math.max(HNSW_EF_SEARCH, spec.limit)}`));
+    for (const setting of hnswSettings(Math.max(HNSW_EF_SEARCH, spec.limit)))
+      await tx.execute(sql.raw(setting));
     // relaxed_order may return rows slightly out of order: the outer query sorts them again.
     return queryRows<T>(
       tx,

@@ -1,0 +1,135 @@
+// npm run bench:paging [-- --notes 10000 --runs 30]
+// Issue 14 item 3: is paging flat? One account of --notes notes (two segments each); every page
+// of `GET /v1/notes?limit=20` is walked once in each form to collect the cursors, then the first
+// page and the last page are timed alternately (--runs each) through the real handlers over HTTP.
+// Prints last ÷ first (p50) per form and database; the goal is at most 1.2. On the embedded
+// database, and on PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server.
+import { parseArgs } from 'node:util';
+import { createAccount, createApiKey } from '../server/accounts/accounts';
+import type { Database } from '../server/db/client';
+import { parseEnv } from '../server/env';
+import { serveNode } from '../server/http/serve-node';
+import { createMeeting } from '../server/meetings/create-meeting';
+import { storeTranscript } from '../server/meetings/store-transcript';
+import { createAppHandlers, routeFor } from '../server/runtime/app-handlers';
+import { createServices } from '../server/services';
+import { createTestDatabase } from '../test/test-database';
+import { percentile } from './bench-stats';
+
+// The word-matching embedder: the notes' transcripts are indexed inline, no model is loaded.
+const services = createServices(parseEnv({ ...process.env, EMBEDDINGS_PROVIDER: 'local' }));
+
+const { values } = parseArgs({
+  options: {
+    notes: { type: 'string', default: '10000' },
+    runs: { type: 'string', default: '30' },
+  },
+});
+const NOTES = Number(values.notes);
+const RUNS = Number(values.runs);
+const LIMIT = 20;
+
+type Page = { data: unknown[]; next_cursor: string | null; has_more: boolean };
+
+async function get(url: string, key: string, form: 'A' | 'B'): Promise<Page> {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, 'x-api-form': form } });
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${body}`);
+  return JSON.parse(body) as Page;
+}
+
+async function bench(label: string, database: Database) {
+  const account = await createAccount(database.db, {
+    email: `bench-paging-${Date.now()}@example.com`,
+    plan: 'enterprise',
+    earlyAccess: true,
+    dailyLimit: null,
+  });
+  const { plaintext: key } = await createApiKey(database.db, { accountId: account.id });
+  for (let i = 0; i < NOTES; i++) {
+    const { id } = await createMeeting(database.db, services, account.id, {
+      title: `Paging meeting ${i}`,
+      platform: 'zoom',
+    });
+    await storeTranscript(database.db, services, account.id, id, {
+      durationSeconds: 12,
+      segments: [0, 1].map((s) => ({
+        speaker: `Speaker ${s}`,
+        content: `Segment ${s} of meeting ${i}.`,
+        startTime: s * 6,
+        endTime: s * 6 + 5.5,
+      })),
+    });
+    if ((i + 1) % 500 === 0 || i + 1 === NOTES)
+      process.stderr.write(`\r${label}: ${i + 1}/${NOTES} notes stored`);
+  }
+  process.stderr.write('\n');
+
+  const handlers = createAppHandlers({
+    getDatabase: async () => database,
+    services,
+    cron: { secret: undefined, openWithoutSecret: false },
+  });
+  const server = await serveNode((p) => routeFor(handlers, p));
+  const rows: Record<string, string | number>[] = [];
+  try {
+    for (const form of ['A', 'B'] as const) {
+      const first = `${server.url}/v1/notes?limit=${LIMIT}`;
+      // Walk to the last page for its cursor.
+      let url = first;
+      let last = first;
+      let pages = 0;
+      for (;;) {
+        const page = await get(url, key, form);
+        pages++;
+        if (!page.has_more || !page.next_cursor) break;
+        last = url = `${first}&cursor=${encodeURIComponent(page.next_cursor)}`;
+      }
+      const times = { first: [] as number[], last: [] as number[] };
+      for (let i = 0; i < RUNS + 2; i++) {
+        for (const which of i % 2 ? (['last', 'first'] as const) : (['first', 'last'] as const)) {
+          const started = performance.now();
+          await get(which === 'first' ? first : last, key, form);
+          if (i >= 2) times[which].push(performance.now() - started); // two rounds warm up
+        }
+      }
+      const p50 = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+      rows.push({
+        database: label,
+        form,
+        notes: NOTES,
+        pages,
+        'first page p50 ms': +p50(times.first).toFixed(2),
+        'last page p50 ms': +p50(times.last).toFixed(2),
+        'last ÷ first': +(p50(times.last) / p50(times.first)).toFixed(2),
+      });
+    }
+  } finally {
+    await server.close();
+  }
+  return rows;
+}
+
+const results = [];
+const which = process.env.BENCH_DB ?? 'both';
+if (which !== 'postgres') {
+  const embedded = await createTestDatabase({ serverUrl: null });
+  try {
+    results.push(...(await bench('pglite', embedded)));
+  } finally {
+    await embedded.close();
+  }
+}
+const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+if (serverUrl && which !== 'pglite') {
+  const pg = await createTestDatabase({ serverUrl });
+  try {
+    results.push(...(await bench('postgres', pg)));
+  } finally {
+    await pg.close();
+  }
+} else if (!serverUrl) {
+  console.error('(set BENCH_DATABASE_URL to a PostgreSQL server to measure it too)');
+}
+console.table(results);
+console.log(JSON.stringify(results));
