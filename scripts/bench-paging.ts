@@ -93,7 +93,11 @@ async function bench(label: string, database: Database) {
           if (i >= 2) times[which].push(performance.now() - started); // two rounds warm up
         }
       }
-      const p50 = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+      const p50 = (xs: number[]) =>
+        percentile(
+          [...xs].sort((a, b) => a - b),
+          50,
+        );
       rows.push({
         database: label,
         form,
