@@ -8,7 +8,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApiKey, verifyPassword } from '../server/accounts/accounts';
 import { migrateDatabase, openPglite, openPostgres, type Database } from '../server/db/client';
-import { accounts, apiKeys } from '../server/db/schema';
+import { accountAuditLog, accounts, apiKeys } from '../server/db/schema';
 import { PLATFORMS } from '../server/domain';
 import { parseEnv } from '../server/env';
 import { createAppHandlers } from '../server/runtime/app-handlers';
@@ -244,6 +244,22 @@ describe('admin CLI (D17)', () => {
           status: 403,
           json: { error: { code: 'forbidden', message: expect.any(String) } },
         });
+        // Issue 15 item 2: the CLI's changes are in the audit log the operator console shows.
+        const audit = await database.db
+          .select()
+          .from(accountAuditLog)
+          .where(eq(accountAuditLog.accountId, setup.accountId));
+        expect(
+          audit.map((e) => [e.action, e.detail]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+        ).toEqual([
+          ['daily_limit.change', { from: null, to: 500 }],
+          ['early_access.revoke', { from: true, to: false }],
+          ['plan.change', { from: 'pro', to: 'enterprise' }],
+        ]);
+        for (const entry of audit) {
+          expect(entry.actor).toMatch(/^admin CLI \(.+@.+\)$/);
+          expect(entry.actorAccountId).toBeNull();
+        }
       });
     },
     CLI_TIMEOUT,

@@ -1,7 +1,14 @@
 // npm run --silent admin -- <command> [flags]   (D17)
 // Prints one JSON object on stdout; logs and progress go to stderr; exits non-zero on failure.
+import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { createAccountWithKey, createApiKey, revokeApiKey, updateAccount } from '../server/accounts/accounts';
+import {
+  type Actor,
+  operatorCreateAccount,
+  operatorCreateKey,
+  operatorRevokeKey,
+  operatorUpdateAccount,
+} from '../server/accounts/operator-console';
 import { DatabaseInUseError, type Db } from '../server/db/client';
 import { openConfiguredDatabase } from '../server/db';
 import { DEFAULT_FORM, FORM_NAMES, type FormName, PLANS, type Plan, parseFormName } from '../server/domain';
@@ -87,6 +94,17 @@ async function main(argv: string[]): Promise<unknown> {
 
 type Flags = Record<string, string | undefined>;
 
+/** Issue 15: the CLI's changes are in the accounts' audit log, as the operator console's are. */
+function cliActor(): Actor {
+  let user = 'unknown';
+  try {
+    user = os.userInfo().username;
+  } catch {
+    /* no user entry (a container) */
+  }
+  return { label: `admin CLI (${user}@${os.hostname()})`, accountId: null };
+}
+
 function commandFor(command: string, values: Flags): (db: Db) => Promise<unknown> {
   switch (command) {
     case 'account:create': {
@@ -100,7 +118,9 @@ function commandFor(command: string, values: Flags): (db: Db) => Promise<unknown
       };
       const keyForm = form(values.form) ?? DEFAULT_FORM;
       return async (db) => {
-        const { account, key, plaintext } = await createAccountWithKey(db, input, { form: keyForm });
+        const { account, key, plaintext } = await operatorCreateAccount(db, cliActor(), input, {
+          form: keyForm,
+        });
         return {
           account_id: account.id,
           email: account.email,
@@ -121,7 +141,7 @@ function commandFor(command: string, values: Flags): (db: Db) => Promise<unknown
         earlyAccess: early === undefined ? undefined : early === 'true',
       };
       return async (db) => {
-        const account = await updateAccount(db, accountId, changes);
+        const { account } = await operatorUpdateAccount(db, cliActor(), accountId, changes);
         return {
           account_id: account.id,
           email: account.email,
@@ -138,14 +158,14 @@ function commandFor(command: string, values: Flags): (db: Db) => Promise<unknown
         name: values.name ?? '',
       };
       return async (db) => {
-        const { key, plaintext } = await createApiKey(db, input);
+        const { key, plaintext } = await operatorCreateKey(db, cliActor(), input);
         return { key_id: key.id, api_key: plaintext, form: key.form };
       };
     }
     case 'key:revoke': {
       const keyId = uuid('key', values.key);
       return async (db) => {
-        const key = await revokeApiKey(db, keyId);
+        const key = await operatorRevokeKey(db, cliActor(), keyId);
         return { key_id: key.id, revoked: true };
       };
     }

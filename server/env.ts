@@ -120,6 +120,25 @@ const envSchema = z
     // open them during a key rotation.
     SECRETS_KEY: secretsKey,
     SECRETS_PREVIOUS_KEYS: previousSecretsKeys,
+    // Issue 15: the operators: signed in with one of these addresses (verified), an account sees
+    // the operator console (/admin) and gets the early-access requests by email.
+    ADMIN_EMAILS: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        const list = (v ?? '')
+          .split(',')
+          .map((e) => e.trim().toLowerCase())
+          .filter((e) => e !== '');
+        for (const email of list) {
+          if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+            ctx.addIssue({
+              code: 'custom',
+              message: `ADMIN_EMAILS must be email addresses separated by commas, got "${email}"`,
+            });
+        }
+        return [...new Set(list)];
+      }),
     SMTP_URL: z
       .string()
       .optional()

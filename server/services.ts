@@ -23,6 +23,8 @@ export interface Services {
   exactSearchMaxRows: number;
   /** The service's one mailer: sign-up mails, webhook deactivation notices. */
   mailer: Mailer;
+  /** Issue 15: where the emailed links point, and who the operators are (ADMIN_EMAILS, lower case). */
+  accounts: { appUrl: string; operators: readonly string[] };
   /** Webhook delivery: the SSRF-guarded sender, retry delays, the URL policy. */
   webhooks: Omit<WebhookDeps, 'mailer'> & WebhookUrlPolicy;
   /** Called after a commit that queued background work: look for due work now, not at the next tick. */
@@ -70,6 +72,7 @@ export function createServices(
     : new ExtractiveSummarizer();
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.EMAIL_FROM });
   const allowPrivateUrls = env.WEBHOOK_ALLOW_PRIVATE_URLS;
+  const appUrl = (env.NEXTAUTH_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   const sender = createWebhookSender({
     timeoutMs: env.WEBHOOK_TIMEOUT_MS,
     allowPrivate: allowPrivateUrls,
@@ -80,11 +83,12 @@ export function createServices(
     summarizer,
     exactSearchMaxRows: env.SEARCH_EXACT_MAX_ROWS,
     mailer,
+    accounts: { appUrl, operators: env.ADMIN_EMAILS },
     webhooks: {
       sender,
       retryDelays: env.WEBHOOK_RETRY_DELAYS,
       secrets: createSecretBox(loadSecretKeys(env)),
-      appUrl: (env.NEXTAUTH_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+      appUrl,
       allowPrivateUrls,
       ...(opts.resolve && { resolve: opts.resolve }),
     },

@@ -4,9 +4,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { useTRPC } from '../trpc';
-import { Button } from '../ui/button';
 import { Badge, Card, ErrorMessage, Loading, PageHeader } from '../ui/card';
+import Link from 'next/link';
+import { EarlyAccessRequest } from './early-access-request';
 import { EmailList } from './email-list';
+import { VerificationBanner } from './verification-banner';
 import { SignOutEverywhere } from './sign-out-everywhere';
 import { UsageMeter } from './usage-meter';
 import { WelcomeBanner } from './welcome-banner';
@@ -29,20 +31,23 @@ export function AccountPage() {
       {account.isPending ? (
         <Loading label="Loading your account…" />
       ) : account.isError ? (
-        <div className="space-y-3">
-          <ErrorMessage error={account.error} />
-          <Button variant="secondary" onClick={() => account.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <ErrorMessage error={account.error} onRetry={() => account.refetch()} retrying={account.isFetching} />
       ) : (
         <>
+          {account.data.emailVerified ? null : <VerificationBanner email={account.data.email} />}
           <div className="grid gap-6 lg:grid-cols-2">
             <Card>
               <h2 className="text-base font-semibold">Profile</h2>
               <dl className="mt-4 space-y-3 text-sm">
                 <Row term="Email">
-                  <span className="break-all">{account.data.email}</span>
+                  <span className="break-all">{account.data.email}</span>{' '}
+                  <span data-testid="email-status" data-verified={account.data.emailVerified ? 'yes' : 'no'}>
+                    {account.data.emailVerified ? (
+                      <Badge color="green">Verified</Badge>
+                    ) : (
+                      <Badge color="amber">Not verified</Badge>
+                    )}
+                  </span>
                 </Row>
                 <Row term="Name">{account.data.name ?? <span className="text-zinc-500">not set</span>}</Row>
                 <Row term="Plan">{PLAN_NAMES[account.data.plan] ?? account.data.plan}</Row>
@@ -60,9 +65,10 @@ export function AccountPage() {
                 </Row>
               </dl>
               {account.data.earlyAccess ? null : (
-                <p className="mt-4 text-sm text-zinc-600">
-                  API access is limited to early-access accounts; /v1 answers 403 until then.
-                </p>
+                <EarlyAccessRequest
+                  requestedAt={account.data.earlyAccessRequestedAt}
+                  emailVerified={account.data.emailVerified}
+                />
               )}
             </Card>
 
@@ -82,6 +88,22 @@ export function AccountPage() {
             </p>
             <EmailList emails={account.data.emails} />
           </Card>
+
+          {account.data.operator ? (
+            <Card>
+              <h2 className="text-base font-semibold">Operator</h2>
+              <p className="mt-1 text-sm text-zinc-600">
+                Your address is in ADMIN_EMAILS: you grant early access and manage every account in the
+                operator console.
+              </p>
+              <Link
+                href="/admin"
+                className="mt-3 inline-flex rounded-md bg-white px-3 py-2 text-sm font-medium text-zinc-900 shadow-sm ring-1 ring-inset ring-zinc-300 hover:bg-zinc-50"
+              >
+                Open the operator console
+              </Link>
+            </Card>
+          ) : null}
 
           <Card>
             <h2 className="text-base font-semibold">Sessions</h2>

@@ -45,6 +45,7 @@ export function SignInForm({ oauth }: { oauth: { id: string; name: string }[] })
   const params = useSearchParams();
   const [error, setError] = useState<string | null>(() => describeError(params.get('error')));
   const [pending, setPending] = useState(false);
+  const passwordChanged = params.get('reset') === '1';
   // The page that sent the visitor here (the settings layout names it), checked here to be a path
   // of this site, and again by next-auth's redirect callback on the server.
   const callbackUrl = () => safeCallbackPath(params.get('callbackUrl'), window.location.origin);
@@ -70,6 +71,15 @@ export function SignInForm({ oauth }: { oauth: { id: string; name: string }[] })
   return (
     <Card>
       <h1 className="text-xl font-semibold">Sign in</h1>
+      {passwordChanged && !error ? (
+        <p
+          role="status"
+          data-testid="password-changed"
+          className="mt-3 rounded-md bg-green-50 px-3 py-2 text-sm text-green-800 ring-1 ring-inset ring-green-200"
+        >
+          Your password was changed and every session was signed out. Sign in with the new password.
+        </p>
+      ) : null}
       <form onSubmit={onSubmit} className="mt-4 space-y-4">
         <TextField label="Email" name="email" type="email" autoComplete="email" required />
         <TextField
@@ -79,6 +89,11 @@ export function SignInForm({ oauth }: { oauth: { id: string; name: string }[] })
           autoComplete="current-password"
           required
         />
+        <p className="-mt-2 text-right text-sm">
+          <Link href="/forgot-password" className="font-medium text-indigo-700 hover:underline">
+            Forgot password?
+          </Link>
+        </p>
         <ErrorMessage error={error ? { message: error } : null} />
         <Button type="submit" className="w-full" disabled={pending}>
           {pending ? 'Signing in…' : 'Sign in'}

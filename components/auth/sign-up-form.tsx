@@ -38,7 +38,10 @@ export function SignUpForm() {
           <p>
             We have sent a message to <span className="font-medium break-all text-zinc-900">{sentTo}</span>.
           </p>
-          <p>If this address was new, your account is ready: sign in with the password you just chose.</p>
+          <p>
+            If this address was new, your account is ready: sign in with the password you just chose, and open
+            the link in the email to verify your address (until then we send you no webhook notices).
+          </p>
           <p>
             If the address already had an account, the email says so, and your existing password still
             applies.

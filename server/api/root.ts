@@ -1,4 +1,5 @@
 import { accountRouter } from './routers/account';
+import { adminRouter } from './routers/admin';
 import { keysRouter } from './routers/keys';
 import { notesRouter } from './routers/notes';
 import { webhooksRouter } from './routers/webhooks';
@@ -9,6 +10,7 @@ export const appRouter = createUiRouter({
   keys: keysRouter,
   webhooks: webhooksRouter,
   notes: notesRouter,
+  admin: adminRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,6 +3,7 @@ import { passwordProblem } from '../accounts/password-policy';
 import type { Queryable } from '../db/client';
 import type { Mailer } from '../email/send-email';
 import { AppError, validationError } from '../errors';
+import { verificationLink, welcomeEmail } from './email-verification';
 import { consumeSignUpAttempt } from './throttle-attempts';
 
 export interface SignUpInput {
@@ -25,6 +26,7 @@ export async function signUp(
   mailer: Mailer,
   input: SignUpInput,
   from: { address: string | null },
+  appUrl: string,
 ): Promise<void> {
   const email = input.email.trim();
   const problem = passwordProblem(input.password, [email, input.name]);
@@ -40,8 +42,15 @@ export async function signUp(
   let existing: Account | undefined = await findAccountByEmail(db, email);
   if (!existing) {
     try {
-      const account = await createAccount(db, { email, name: input.name, passwordHash });
-      await mailer.send(db, { accountId: account.id, to: account.email, ...welcomeEmail(account) });
+      // Issue 15: unverified until the welcome email's link is opened.
+      const account = await createAccount(db, {
+        email,
+        name: input.name,
+        passwordHash,
+        emailVerified: false,
+      });
+      const link = await verificationLink(db, appUrl, account);
+      await mailer.send(db, { accountId: account.id, to: account.email, ...welcomeEmail(account, link) });
       return;
     } catch (err) {
       // Taken in the meantime by a concurrent sign-up: the same answer as for any taken address.
@@ -55,21 +64,6 @@ export async function signUp(
     to: existing.email,
     ...attemptEmail(existing, new Date()),
   });
-}
-
-function welcomeEmail(account: Account) {
-  return {
-    subject: 'Welcome to Meeting Notes',
-    body: [
-      `Hello${account.name ? ` ${account.name}` : ''},`,
-      '',
-      `Your Meeting Notes account for ${account.email} is ready. Sign in with the password you chose to create API keys and webhook endpoints.`,
-      '',
-      'API access is limited to early-access accounts: until yours has it, API calls answer 403.',
-      '',
-      'If you did not sign up, you can ignore this message.',
-    ].join('\n'),
-  };
 }
 
 function attemptEmail(account: Account, at: Date) {

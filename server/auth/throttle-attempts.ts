@@ -11,6 +11,10 @@ export const SIGN_IN_LIMITS = { perEmail: 10, perAddress: 50, windowMinutes: 15 
 /** Sign-ups allowed per window: each sends an email, so an inbox cannot be flooded either. */
 export const SIGN_UP_LIMITS = { perEmail: 5, perAddress: 20, windowMinutes: 60 } as const;
 
+/** Issue 15: password-reset emails asked for, per address and per client; verification emails per account. */
+export const RESET_LIMITS = { perEmail: 5, perAddress: 20, windowMinutes: 60 } as const;
+export const VERIFICATION_EMAIL_LIMITS = { perAccount: 5, windowMinutes: 60 } as const;
+
 export type Attempt = { allowed: true; refund(): Promise<void> } | { allowed: false; retryAfter: number };
 
 function fixedWindow(bucket: string, limit: number, minutes: number, now: Date): RateLimitWindow {
@@ -50,6 +54,31 @@ export function consumeSignUpAttempt(
   return consumeAll(db, now, [
     ...(who.address ? [fixedWindow(`sign-up:address:${who.address}`, perAddress, windowMinutes, now)] : []),
     fixedWindow(`sign-up:email:${emailKey(who.email)}`, perEmail, windowMinutes, now),
+  ]);
+}
+
+/** Counts a password-reset request: each may send an email. */
+export function consumeResetAttempt(
+  db: Queryable,
+  who: { email: string; address: string | null },
+  now = new Date(),
+): Promise<Attempt> {
+  const { perEmail, perAddress, windowMinutes } = RESET_LIMITS;
+  return consumeAll(db, now, [
+    ...(who.address ? [fixedWindow(`reset:address:${who.address}`, perAddress, windowMinutes, now)] : []),
+    fixedWindow(`reset:email:${emailKey(who.email)}`, perEmail, windowMinutes, now),
+  ]);
+}
+
+/** Counts a "send the verification email again". */
+export function consumeVerificationEmailAttempt(
+  db: Queryable,
+  accountId: string,
+  now = new Date(),
+): Promise<Attempt> {
+  const { perAccount, windowMinutes } = VERIFICATION_EMAIL_LIMITS;
+  return consumeAll(db, now, [
+    fixedWindow(`verify-email:account:${accountId}`, perAccount, windowMinutes, now),
   ]);
 }
 

@@ -5,10 +5,14 @@ import { emails } from '../db/schema';
 import { log } from '../log';
 
 export interface Mailer {
-  /** Sends (or, without SMTP, logs) an email and keeps it in the database either way (D21). */
+  /**
+   * Sends (or, without SMTP, logs) an email and keeps it in the database either way (D21), on the
+   * account it went to. accountId null: an address with no account (an operator in ADMIN_EMAILS
+   * who has not signed up), sent or logged but kept nowhere.
+   */
   send(
     db: Queryable,
-    message: { accountId: string; to: string; subject: string; body: string },
+    message: { accountId: string | null; to: string; subject: string; body: string },
   ): Promise<void>;
 }
 
@@ -39,9 +43,16 @@ export function createMailer(opts: { smtpUrl: string | undefined; from: string }
           body: message.body,
         });
       }
-      await db
-        .insert(emails)
-        .values({ id: randomUUID(), ...message, transport: sentVia, error, createdAt: new Date() });
+      const { accountId, ...content } = message;
+      if (accountId === null) return;
+      await db.insert(emails).values({
+        id: randomUUID(),
+        accountId,
+        ...content,
+        transport: sentVia,
+        error,
+        createdAt: new Date(),
+      });
     },
   };
 }

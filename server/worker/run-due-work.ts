@@ -1,7 +1,8 @@
 import type { Db } from '../db/client';
 import { log } from '../log';
 import type { Services } from '../services';
-import { attemptDelivery, claimDeliveries, type AttemptOutcome } from '../webhooks/dispatch-deliveries';
+import { dispatchDueDeliveries } from '../webhooks/dispatch-batch';
+import type { AttemptOutcome } from '../webhooks/dispatch-deliveries';
 import { sealLegacySecrets } from '../webhooks/seal-secrets';
 import { claimJobs, completeJob, failJob } from '../jobs/jobs';
 import { runJob } from './run-job';
@@ -16,8 +17,6 @@ export interface WorkCounts {
 }
 
 const JOB_BATCH = 10;
-/** Attempts in flight at once in one dispatcher (the sender bounds its requests again). */
-const DELIVERY_CONCURRENCY = 16;
 const IDLE_POLL_MS = 1000;
 
 const DELIVERY_COUNT: Record<AttemptOutcome, keyof WorkCounts | null> = {
@@ -32,7 +31,7 @@ const legacySecretsSealed = new WeakMap<Db, Promise<void>>();
 
 /**
  * Issue 12 item 7: before this process first dispatches, plaintext signing secrets left from
- * before encryption are sealed (one query when there are none; scripts/start.ts does it too, but
+ * before encryption are sealed (one query when there are none; scripts/prepare.ts does it too, but
  * a deployment may not start through it). A failure is logged and dispatch goes on: plaintext
  * values still sign correctly, and the next process tries again.
  */
@@ -52,16 +51,42 @@ function sealLegacySecretsOnce(db: Db, services: Services): Promise<void> {
   return done;
 }
 
+/** Wakes a loop that waits for work. */
+function wakeable() {
+  let wake: (() => void) | null = null;
+  return {
+    wait(ms: number): Promise<void> {
+      return new Promise((resolve) => {
+        const timer = setTimeout(resolve, Math.max(0, ms));
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    },
+    wake() {
+      const w = wake;
+      wake = null;
+      w?.();
+    },
+  };
+}
+
 /**
  * Runs due background work (webhook attempts, embeddings, summaries) until none is due or the
  * time budget is spent (D20). Shared by the in-process worker and the cron route; any number
  * may run at once. With waitForDue (the cron route, whose ticks are a minute apart) it also
  * waits for work that falls due within the budget, such as a 30-second retry.
+ *
+ * Deliveries and jobs run side by side, so a webhook's first attempt never waits behind a slow
+ * job (an embedding); `only` runs one of the two (the in-process worker runs each on its own).
+ * Without `only`, the deliveries side ends after the jobs side, since a job can queue
+ * deliveries (summary.ready).
  */
 export async function runDueWork(
   db: Db,
   services: Services,
-  opts: { budgetMs: number; waitForDue?: boolean },
+  opts: { budgetMs: number; waitForDue?: boolean; only?: 'deliveries' | 'jobs' },
 ): Promise<WorkCounts> {
   const deadline = Date.now() + opts.budgetMs;
   const counts: WorkCounts = {
@@ -72,70 +97,75 @@ export async function runDueWork(
     deliveries_retried: 0,
     deliveries_failed: 0,
   };
-  await sealLegacySecretsOnce(db, services);
-  while (Date.now() < deadline) {
-    const attempted = await attemptDueDeliveries(db, services, deadline, counts);
+  const jobsRan = wakeable();
+  let jobsOver = opts.only === 'deliveries';
+  /** Jobs finished so far (and one more when the jobs side ends): a pass that overlapped one goes again. */
+  let jobTicks = 0;
+  const idle = (poll: { wait(ms: number): Promise<void> }) =>
+    poll.wait(Math.min(IDLE_POLL_MS, deadline - Date.now()));
 
-    const claimedJobs = await claimJobs(db, JOB_BATCH);
-    for (const job of claimedJobs) {
-      try {
-        await runJob(db, services, job);
-        await completeJob(db, job);
-        counts.jobs_done++;
-      } catch (err) {
-        const outcome = await failJob(db, job, err);
-        counts[outcome === 'failed' ? 'jobs_failed' : 'jobs_retried']++;
-        log.warn('background job failed', {
-          job: job.id,
-          kind: job.kind,
-          meeting: job.meetingId,
-          attempt: job.attempts,
-          outcome,
-          err,
-        });
-      }
-    }
-
-    if (attempted === 0 && claimedJobs.length === 0) {
-      if (!opts.waitForDue) break;
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.min(IDLE_POLL_MS, Math.max(0, deadline - Date.now()))),
-      );
-    }
-  }
-  return counts;
-}
-
-/**
- * Attempts due deliveries with up to DELIVERY_CONCURRENCY in flight. Each lane claims its next
- * delivery as soon as its last one is done, so one endpoint that hangs until the time-out holds
- * up one lane, not a whole batch.
- */
-async function attemptDueDeliveries(
-  db: Db,
-  services: Services,
-  deadline: number,
-  counts: WorkCounts,
-): Promise<number> {
-  let attempted = 0;
-  const lane = async () => {
+  const deliveriesSide = async () => {
+    await sealLegacySecretsOnce(db, services);
     while (Date.now() < deadline) {
-      const [delivery] = await claimDeliveries(db, 1);
-      if (!delivery) return;
-      const outcome = await attemptDelivery(
+      const jobsWereOver = jobsOver;
+      const ticks = jobTicks;
+      const attempted = await dispatchDueDeliveries(
         db,
         { ...services.webhooks, mailer: services.mailer },
-        delivery,
-      ).catch((err: unknown) => {
-        // Recording failed (e.g. the database went away): the lease hands it on later.
-        log.error('delivery attempt not recorded', { delivery: delivery.id, err });
-        return 'gone' as const;
-      });
-      attempted++;
-      const key = DELIVERY_COUNT[outcome];
-      if (key) counts[key]++;
+        {
+          deadline,
+          onOutcome: (outcome) => {
+            const key = DELIVERY_COUNT[outcome];
+            if (key) counts[key]++;
+          },
+        },
+      );
+      if (attempted > 0) continue;
+      if (jobsWereOver && !opts.waitForDue) return;
+      if (jobTicks !== ticks) continue;
+      await idle(jobsRan);
     }
   };
-  await Promise.all(Array.from({ length: DELIVERY_CONCURRENCY }, lane));
-  return attempted;
+
+  const jobsSide = async () => {
+    try {
+      while (Date.now() < deadline) {
+        const claimedJobs = await claimJobs(db, JOB_BATCH);
+        for (const job of claimedJobs) {
+          try {
+            await runJob(db, services, job);
+            await completeJob(db, job);
+            counts.jobs_done++;
+          } catch (err) {
+            const outcome = await failJob(db, job, err);
+            counts[outcome === 'failed' ? 'jobs_failed' : 'jobs_retried']++;
+            log.warn('background job failed', {
+              job: job.id,
+              kind: job.kind,
+              meeting: job.meetingId,
+              attempt: job.attempts,
+              outcome,
+              err,
+            });
+          }
+          jobTicks++;
+          jobsRan.wake(); // it may have queued deliveries
+        }
+        if (claimedJobs.length === 0) {
+          if (!opts.waitForDue) return;
+          await idle(wakeable());
+        }
+      }
+    } finally {
+      jobsOver = true;
+      jobTicks++;
+      jobsRan.wake();
+    }
+  };
+
+  await Promise.all([
+    opts.only === 'jobs' ? undefined : deliveriesSide(),
+    opts.only === 'deliveries' ? undefined : jobsSide(),
+  ]);
+  return counts;
 }

@@ -10,36 +10,49 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-/** The in-process worker of `npm start` (D20): runs due work every intervalMs, and when kicked. */
+/**
+ * The in-process worker of `npm start` (D20): runs due work every intervalMs, and when kicked.
+ * Deliveries and jobs run as two independent loops, so a webhook's first attempt goes out while
+ * an embedding job is still running (issue 14 item 4) rather than after it.
+ */
 export function startWorker(opts: {
   getDatabase(): Promise<Database>;
   services: () => Services;
   intervalMs: number;
   budgetMs?: number;
 }): Worker {
-  let running: Promise<void> | null = null;
-  let again = false;
   let stopped = false;
 
+  const runner = (only: 'deliveries' | 'jobs') => {
+    let running: Promise<void> | null = null;
+    let again = false;
+    return {
+      run() {
+        if (stopped) return;
+        if (running) {
+          again = true;
+          return;
+        }
+        running = (async () => {
+          try {
+            do {
+              again = false;
+              const { db } = await opts.getDatabase();
+              await runDueWork(db, opts.services(), { budgetMs: opts.budgetMs ?? 30_000, only });
+            } while (again && !stopped);
+          } catch (err) {
+            log.error('worker run failed', { err, work: only });
+          } finally {
+            running = null;
+          }
+        })();
+      },
+      settled: () => running,
+    };
+  };
+  const runners = [runner('deliveries'), runner('jobs')];
   const run = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          const { db } = await opts.getDatabase();
-          await runDueWork(db, opts.services(), { budgetMs: opts.budgetMs ?? 30_000 });
-        } while (again && !stopped);
-      } catch (err) {
-        log.error('worker run failed', { err });
-      } finally {
-        running = null;
-      }
-    })();
+    for (const r of runners) r.run();
   };
 
   const timer = setInterval(run, opts.intervalMs);
@@ -49,7 +62,7 @@ export function startWorker(opts: {
     async stop() {
       stopped = true;
       clearInterval(timer);
-      await running;
+      await Promise.all(runners.map((r) => r.settled()));
     },
   };
 }

@@ -1,11 +1,23 @@
 import { z } from 'zod';
 import { getAccountUsage } from '../../accounts/account-usage';
+import { requestEarlyAccess } from '../../accounts/early-access';
+import { isOperatorAccount } from '../../accounts/operator-console';
 import { endAllAuthSessions } from '../../auth/auth-sessions';
+import { resendVerificationEmail, verifyEmail } from '../../auth/email-verification';
+import { requestPasswordReset, resetPassword } from '../../auth/password-reset';
 import { signUp } from '../../auth/sign-up';
 import { accountProcedure, createUiRouter, publicProcedure } from '../trpc';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses.
 const noControlCharacters = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
+
+const emailInput = z
+  .string()
+  .trim()
+  .max(254, 'Enter a valid email address')
+  .email('Enter a valid email address');
+/** An emailed link's token; the service tells a wrong one from a used one no better than this. */
+const tokenInput = z.string().max(200, 'This link is not valid');
 
 export const accountRouter = createUiRouter({
   /**
@@ -15,7 +27,7 @@ export const accountRouter = createUiRouter({
   signUp: publicProcedure
     .input(
       z.object({
-        email: z.string().trim().max(254, 'Enter a valid email address').email('Enter a valid email address'),
+        email: emailInput,
         // The password policy (length in bytes, strength) is the service's, with its own messages.
         password: z.string().min(1, 'Enter a password'),
         name: z
@@ -32,9 +44,50 @@ export const accountRouter = createUiRouter({
         ctx.services.mailer,
         { email: input.email, password: input.password, name: input.name || null },
         { address: ctx.clientAddress },
+        ctx.services.accounts.appUrl,
       );
       return { checkEmail: true as const };
     }),
+
+  /** Issue 15: the welcome email's link, opened (no session needed: the token is the proof). */
+  verifyEmail: publicProcedure
+    .input(z.object({ token: tokenInput }))
+    .mutation(async ({ ctx, input }) => verifyEmail(ctx.db, input.token)),
+
+  /** Issue 15: a new verification link, from the Account page. */
+  resendVerification: accountProcedure.mutation(async ({ ctx }) =>
+    resendVerificationEmail(ctx.db, ctx.services.mailer, ctx.services.accounts.appUrl, ctx.accountId),
+  ),
+
+  /** Issue 15: "Forgot password": the same answer whether or not the address has an account. */
+  requestPasswordReset: publicProcedure
+    .input(z.object({ email: emailInput }))
+    .mutation(async ({ ctx, input }) => {
+      await requestPasswordReset(ctx.db, ctx.services.mailer, ctx.services.accounts.appUrl, {
+        email: input.email,
+        address: ctx.clientAddress,
+      });
+      return { checkEmail: true as const };
+    }),
+
+  /** Issue 15: a new password with the emailed link; every session of the account ends. */
+  resetPassword: publicProcedure
+    .input(z.object({ token: tokenInput, password: z.string().min(1, 'Enter a password') }))
+    .mutation(async ({ ctx, input }) => {
+      const { email } = await resetPassword(ctx.db, input);
+      return { email };
+    }),
+
+  /** Issue 15: records the request once and emails the operators. */
+  requestEarlyAccess: accountProcedure.mutation(async ({ ctx }) => {
+    const { requestedAt } = await requestEarlyAccess(
+      ctx.db,
+      ctx.services.mailer,
+      ctx.services.accounts,
+      ctx.accountId,
+    );
+    return { requestedAt: requestedAt.toISOString() };
+  }),
 
   /** Ends every session of the account, this one included (the page then signs out). */
   signOutEverywhere: accountProcedure.mutation(async ({ ctx }) => ({
@@ -48,6 +101,9 @@ export const accountRouter = createUiRouter({
       name: account.name,
       plan: account.plan,
       earlyAccess: account.earlyAccess,
+      earlyAccessRequestedAt: account.earlyAccessRequestedAt?.toISOString() ?? null,
+      emailVerified: account.emailVerifiedAt !== null,
+      operator: isOperatorAccount(account, ctx.services.accounts.operators),
       usage: { today: today.count, limit: today.limit, resetsAt: today.resetsAt.toISOString() },
       emails: emails.map((e) => ({
         id: e.id,
