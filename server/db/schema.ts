@@ -44,6 +44,14 @@ export const accounts = pgTable(
     /** Enterprise accounts' own daily request limit (D14); null means the default. */
     dailyLimit: integer('daily_limit'),
     earlyAccess: boolean('early_access').notNull().default(false),
+    /**
+     * Issue 15: when the owner proved the address (the emailed link, a password reset, an OAuth
+     * provider, or an operator who made the account); null until then, and no webhook email
+     * goes to an unverified address.
+     */
+    emailVerifiedAt: ms('email_verified_at'),
+    /** Issue 15: when the owner asked for early access (the operators were emailed); null if never. */
+    earlyAccessRequestedAt: ms('early_access_requested_at'),
     /** Last created_at handed to a meeting of this account: keeps them distinct (D5). */
     lastMeetingCreatedAt: ms('last_meeting_created_at'),
     createdAt: ms('created_at').notNull().defaultNow(),
@@ -114,7 +122,10 @@ export const meetings = pgTable(
       .on(t.accountId, t.platform, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.transcribedAt} is not null`),
     check('meetings_platform_check', sql`${t.platform} in ('meet', 'zoom', 'teams', 'phone', 'microphone')`),
-    index('meetings_summary_embedding_hnsw').using('hnsw', t.summaryEmbedding.op('vector_cosine_ops')),
+    // Built as server/search/embedding-dimensions.ts's HNSW_BUILD says (issue 14 item 6).
+    index('meetings_summary_embedding_hnsw')
+      .using('hnsw', t.summaryEmbedding.op('vector_cosine_ops'))
+      .with({ m: 24, ef_construction: 128 }),
   ],
 );
 
@@ -197,7 +208,10 @@ export const passages = pgTable(
   (t) => [
     uniqueIndex('passages_meeting_position_key').on(t.meetingId, t.position),
     index('passages_account_idx').on(t.accountId),
-    index('passages_embedding_hnsw').using('hnsw', t.embedding.op('vector_cosine_ops')),
+    // Built as server/search/embedding-dimensions.ts's HNSW_BUILD says (issue 14 item 6).
+    index('passages_embedding_hnsw')
+      .using('hnsw', t.embedding.op('vector_cosine_ops'))
+      .with({ m: 24, ef_construction: 128 }),
   ],
 );
 
@@ -392,5 +406,60 @@ export const idempotencyKeys = pgTable(
   (t) => [
     primaryKey({ columns: [t.accountId, t.key] }),
     index('idempotency_keys_created_idx').on(t.createdAt),
+  ],
+);
+
+export const ACCOUNT_TOKEN_PURPOSES = ['verify_email', 'reset_password'] as const;
+export type AccountTokenPurpose = (typeof ACCOUNT_TOKEN_PURPOSES)[number];
+
+/**
+ * Issue 15: the emailed links' tokens. Only a SHA-256 of the token is stored (like API keys,
+ * D15); a token is good once (used_at) and until expires_at, and for the address it was sent to.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ACCOUNT_TOKEN_PURPOSES }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    /** The address the link went to: a verification proves this address, not a later one. */
+    email: text('email').notNull(),
+    createdAt: ms('created_at').notNull(),
+    expiresAt: ms('expires_at').notNull(),
+    usedAt: ms('used_at'),
+  },
+  (t) => [
+    uniqueIndex('account_tokens_token_hash_key').on(t.tokenHash),
+    index('account_tokens_account_idx').on(t.accountId, t.purpose),
+    check('account_tokens_purpose_check', sql`${t.purpose} in ('verify_email', 'reset_password')`),
+  ],
+);
+
+/**
+ * Issue 15: what operators (the console, the admin CLI) did to accounts: who, when, what changed.
+ * Kept when the actor's own account goes (actor_email stays).
+ */
+export const accountAuditLog = pgTable(
+  'account_audit_log',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** The operator's address, or "admin CLI (user@host)". */
+    actor: text('actor').notNull(),
+    actorAccountId: uuid('actor_account_id').references(() => accounts.id, { onDelete: 'set null' }),
+    /** early_access.grant, early_access.revoke, plan.change, daily_limit.change, account.create, key.create, key.revoke */
+    action: text('action').notNull(),
+    /** The change: {from, to} for a setting, {key_id, form} for a key. */
+    detail: jsonb('detail').notNull(),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [
+    index('account_audit_log_account_idx').on(t.accountId, t.createdAt.desc()),
+    index('account_audit_log_created_idx').on(t.createdAt.desc()),
   ],
 );

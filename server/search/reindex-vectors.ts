@@ -3,7 +3,12 @@ import { queryRows, type Db, type Queryable } from '../db/client';
 import type { EmbeddingProvider } from '../embeddings/provider';
 import type { Summary } from '../notes/summary';
 import { embedEach, embedOne } from './embed-checked';
-import { adoptDimensionsIfEmpty, ensureVectorIndexes, storedDimensions } from './embedding-dimensions';
+import {
+  adoptDimensionsIfEmpty,
+  ensureVectorIndexes,
+  HNSW_BUILD,
+  storedDimensions,
+} from './embedding-dimensions';
 import { indexStoredTranscript, indexSummary, segmentVectorsOf, summarySearchText } from './index-meeting';
 import { toVectorLiteral } from './vector-search';
 
@@ -73,12 +78,12 @@ export async function reindexVectors(
   }
   await db.execute(
     sql.raw(
-      'create index if not exists passages_embedding_next_hnsw on passages using hnsw (embedding_next vector_cosine_ops)',
+      `create index if not exists passages_embedding_next_hnsw on passages using hnsw (embedding_next vector_cosine_ops) ${HNSW_BUILD}`,
     ),
   );
   await db.execute(
     sql.raw(
-      'create index if not exists meetings_summary_embedding_next_hnsw on meetings using hnsw (summary_embedding_next vector_cosine_ops)',
+      `create index if not exists meetings_summary_embedding_next_hnsw on meetings using hnsw (summary_embedding_next vector_cosine_ops) ${HNSW_BUILD}`,
     ),
   );
   await db.transaction(async (tx) => {
