@@ -5,6 +5,8 @@ import { encodeCursor } from '../server/http/opaque-cursor';
 import { createMeeting } from '../server/meetings/create-meeting';
 import { storeTranscript } from '../server/meetings/store-transcript';
 import { startTestApp, type TestApp } from './test-app';
+import { testDatabaseKind } from './test-database';
+import { countPgliteStatements, startCountingRelay, type StatementCounter } from './wire-statements';
 
 // Issue 2, item 3: a page of notes takes a fixed number of SQL round trips (no N+1), and every
 // list and lookup query can be served by an index.
@@ -12,17 +14,30 @@ import { startTestApp, type TestApp } from './test-app';
 const captured: { query: string; params: unknown[] }[] = [];
 let capturing = false;
 let app: TestApp;
+let statements: StatementCounter;
 
 beforeAll(async () => {
-  app = await startTestApp({
-    logger: {
-      logQuery(query, params) {
-        if (capturing) captured.push({ query, params });
+  // On PostgreSQL the service's connections go through a relay that counts what they send.
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  const relay = serverUrl ? await startCountingRelay(serverUrl) : null;
+  if (relay) process.env.TEST_DATABASE_URL = relay.url;
+  try {
+    app = await startTestApp({
+      logger: {
+        logQuery(query, params) {
+          if (capturing) captured.push({ query, params });
+        },
       },
-    },
-  });
+    });
+  } finally {
+    if (serverUrl) process.env.TEST_DATABASE_URL = serverUrl;
+  }
+  statements = relay?.counter ?? countPgliteStatements(app.database);
 });
-afterAll(() => app?.close());
+afterAll(async () => {
+  await app?.close();
+  await statements?.close();
+});
 
 async function addNotes(accountId: string, count: number, segments: number) {
   for (let i = 0; i < count; i++) {
@@ -66,11 +81,11 @@ describe('SQL round trips and indexes', () => {
       await app.request('/v1/notes?limit=1', { key: large.key, form });
     }
 
-    // Form A: key lookup, the account's day counter, the page of notes, their transcripts.
-    // Form B (D22): the day and the key's minute counted together, in two statements.
+    // Issue 14 item 2: the key and the count (Form B: the day and the key's minute, D22) in one
+    // statement, the page of notes with their transcripts in the other.
     for (const [form, expected] of [
-      ['A', 4],
-      ['B', 5],
+      ['A', 2],
+      ['B', 2],
     ] as const) {
       let smallBody: any;
       let largeBody: any;
@@ -102,13 +117,133 @@ describe('SQL round trips and indexes', () => {
       await app.request(`/v1/notes?limit=1&platform=phone`, { key, form: 'B' });
       await app.request(`/v1/notes/${id}`, { key });
     });
-    const reads = queries.filter((q) => /^\s*select/i.test(q.query));
+    // The statement that authenticates and counts starts with WITH (EXPLAIN does not run it).
+    const reads = queries.filter((q) => /^\s*(select|with)\b/i.test(q.query));
     expect(reads.length).toBeGreaterThanOrEqual(8);
+    expect(reads.filter((q) => /^\s*with\b/i.test(q.query)).length).toBeGreaterThanOrEqual(4);
     for (const { query, params } of reads) {
       const plan = await explainWithoutSeqScan(query, params);
       expect(plan, `${query}\n${plan}`).not.toMatch(/Seq Scan/);
     }
   });
+});
+
+describe('two statements per /v1 read (issue 14 item 2)', () => {
+  /** Statements sent to the database for one request, and the answer. */
+  async function sent(path: string, init: Parameters<TestApp['request']>[1]) {
+    let answer: Awaited<ReturnType<TestApp['request']>> | undefined;
+    const count = await statements.count(async () => {
+      answer = await app.request(path, init);
+    });
+    return { count, status: answer!.status, json: answer!.json };
+  }
+
+  it.each(['A', 'B'] as const)(
+    'issue 14 item 2, SPEC 4.1, 4.2, D14, D15, D22: a Form %s list or get sends two statements to the database (key and count; note or page with transcripts), from a key’s first request on, counted on the wire',
+    async (form) => {
+      const { account, key } = await app.createAccount({ form, plan: 'free' });
+      await addNotes(account.id, 3, 50);
+      // The key's first request: last_used_at (D15) and the new window's row are written in the
+      // same statement that authenticates and counts.
+      const first = await sent('/v1/notes?limit=2', { key });
+      expect(first).toMatchObject({ count: 2, status: 200, json: { has_more: true } });
+      expect(first.json.data).toHaveLength(2);
+      expect(first.json.data.every((n: any) => n.transcript.length === 50)).toBe(true);
+      const [note] = first.json.data;
+      const [used] = await queryRows<{ last_used_at: unknown }>(
+        app.db,
+        sql`select last_used_at from api_keys where account_id = ${account.id}`,
+      );
+      expect(used!.last_used_at).not.toBeNull();
+
+      const page = await sent(`/v1/notes?limit=2&cursor=${encodeURIComponent(first.json.next_cursor)}`, {
+        key,
+      });
+      expect(page).toMatchObject({ count: 2, status: 200, json: { has_more: false } });
+      expect(page.json.data).toHaveLength(1);
+
+      const got = await sent(`/v1/notes/${note.id}`, { key });
+      expect(got).toMatchObject({ count: 2, status: 200, json: { id: note.id } });
+      expect(got.json.transcript).toStrictEqual(note.transcript);
+
+      const missing = await sent('/v1/notes/00000000-0000-4000-8000-000000000000', { key });
+      expect(missing).toMatchObject({ count: 2, status: 404 });
+
+      // Nothing but the lookup for a key that matches none; nothing at all for one that cannot.
+      expect(await sent('/v1/notes', { key: `mnk_${'x'.repeat(40)}`, form })).toMatchObject({
+        count: 1,
+        status: 401,
+      });
+      expect(await sent('/v1/notes', { key: 'not-a-key', form })).toMatchObject({ count: 0, status: 401 });
+    },
+  );
+
+  it.each(['A', 'B'] as const)(
+    'issue 14 item 2, D14, D22: a Form %s request refused by a full window is one statement, and counts nothing',
+    async (form) => {
+      const { account, key } = await app.createAccount({ form, plan: 'enterprise', dailyLimit: 2 });
+      await addNotes(account.id, 1, 5);
+      expect((await sent('/v1/notes', { key })).status).toBe(200);
+      expect((await sent('/v1/notes', { key })).status).toBe(200);
+      expect(await sent('/v1/notes', { key })).toMatchObject({ count: 1, status: 429 });
+      const [day] = await queryRows<{ count: number }>(
+        app.db,
+        sql`select count from rate_limit_counters where bucket = ${`account:${account.id}`}`,
+      );
+      expect(Number(day!.count)).toBe(2);
+    },
+  );
+});
+
+describe('the one statement keeps D22 under a race (issue 14 item 2)', () => {
+  // PGlite runs one statement at a time, so no request can overtake another there.
+  it.skipIf(testDatabaseKind === 'pglite')(
+    'issue 14 item 2, D22 (PostgreSQL): a day window filled between the statement’s snapshot and its count refuses the request, and the key’s minute keeps no count of it',
+    async () => {
+      const { account, key, keyId } = await app.createAccount({
+        form: 'B',
+        plan: 'enterprise',
+        dailyLimit: 5,
+      });
+      expect((await app.request('/v1/notes', { key })).status).toBe(200);
+      const day = `account:${account.id}`;
+      const minute = `key:${keyId}`;
+      const counter = async (bucket: string) =>
+        Number(
+          (
+            await queryRows<{ count: number }>(
+              app.db,
+              sql`select coalesce(max(count), 0) as count from rate_limit_counters where bucket = ${bucket}`,
+            )
+          )[0]?.count,
+        );
+      const { pending } = await app.db.transaction(async (tx) => {
+        // Another instance fills the day and holds the row: the request's snapshot still shows
+        // room, so it counts its minute and then waits for the day's row.
+        await tx.execute(sql`update rate_limit_counters set count = 5 where bucket = ${day}`);
+        const pending = app.request('/v1/notes', { key });
+        for (let i = 0; i < 200; i++) {
+          const [waiting] = await queryRows<{ n: number }>(
+            app.db,
+            sql`select count(*)::int as n from pg_stat_activity
+                where datname = current_database() and wait_event_type = 'Lock'`,
+          );
+          if (Number(waiting?.n) > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        // Wrapped, or the transaction would wait for the answer before it commits.
+        return { pending };
+      });
+      const answer = await pending;
+      expect({ status: answer.status, body: answer.json }).toEqual({
+        status: 429,
+        body: { error: expect.stringContaining('per UTC day') },
+      });
+      expect(answer.headers.get('x-ratelimit-limit')).toBe('5');
+      expect(answer.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect({ day: await counter(day), minute: await counter(minute) }).toEqual({ day: 5, minute: 1 });
+    },
+  );
 });
 
 describe('flat paging (issue 14 item 3, D5)', () => {

@@ -3,17 +3,20 @@ import type { Queryable } from '../db/client';
 import { meetings } from '../db/schema';
 import { notFound } from '../errors';
 import type { NoteRecord } from './note-record';
-import { noteColumns, withTranscripts } from './load-notes';
+import { noteWithTranscriptColumns, toNoteRecords } from './load-notes';
 
-/** A note of the account; another account's note, or a meeting not yet transcribed (D3), is not found. */
+/**
+ * A note of the account with its transcript, in one statement; another account's note, or a
+ * meeting not yet transcribed (D3), is not found.
+ */
 export async function getNoteOrThrow(db: Queryable, accountId: string, noteId: string): Promise<NoteRecord> {
   const rows = await db
-    .select(noteColumns)
+    .select(noteWithTranscriptColumns)
     .from(meetings)
     .where(
       and(eq(meetings.id, noteId), eq(meetings.accountId, accountId), isNotNull(meetings.transcribedAt)),
     );
-  const [note] = await withTranscripts(db, rows);
+  const [note] = toNoteRecords(rows);
   if (!note) throw notFound('Note');
   return note;
 }

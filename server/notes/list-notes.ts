@@ -3,7 +3,7 @@ import type { Queryable } from '../db/client';
 import { meetings } from '../db/schema';
 import type { Platform } from '../domain';
 import type { NotePage } from './note-record';
-import { noteColumns, withTranscripts } from './load-notes';
+import { foldedTranscript, noteColumns, toNoteRecords } from './load-notes';
 
 /** A list request in form-neutral terms; each form's input schema produces one (D5, D6). */
 export interface ListNotesQuery {
@@ -15,6 +15,7 @@ export interface ListNotesQuery {
   createdBefore?: { at: Date; inclusive: boolean };
 }
 
+/** A page of the account's notes with their transcripts, in one statement (issue 14 item 2). */
 export async function listNotes(db: Queryable, accountId: string, query: ListNotesQuery): Promise<NotePage> {
   const conditions: (SQL | undefined)[] = [
     eq(meetings.accountId, accountId),
@@ -37,12 +38,19 @@ export async function listNotes(db: Queryable, accountId: string, query: ListNot
         : lt(meetings.createdAt, createdAt),
     );
   }
-  const rows = await db
+  // One row more than the page tells whether another page follows. The transcripts are folded
+  // over the page once it is chosen, so that choosing it is planned as the bare keyset query.
+  const page = db
     .select(noteColumns)
     .from(meetings)
     .where(and(...conditions))
     .orderBy(desc(meetings.createdAt), desc(meetings.id))
-    .limit(query.limit + 1);
+    .limit(query.limit + 1)
+    .as('page');
+  const rows = await db
+    .select({ ...page._.selectedFields, segments: foldedTranscript(page.id) })
+    .from(page)
+    .orderBy(desc(page.createdAt), desc(page.id));
   const hasMore = rows.length > query.limit;
-  return { notes: await withTranscripts(db, rows.slice(0, query.limit)), hasMore };
+  return { notes: toNoteRecords(rows.slice(0, query.limit)), hasMore };
 }

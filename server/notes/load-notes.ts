@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../db/client';
 import { meetings } from '../db/schema';
 import type { NoteRecord, Segment } from './note-record';
@@ -23,6 +23,37 @@ export const noteColumns = {
 export type NoteRow = { [K in keyof typeof noteColumns]: MeetingRow[K] };
 
 /**
+ * A note's transcript folded into one JSON array by the database, as a column of the note's own
+ * row: a note or a page of notes with its transcripts is one statement (issue 14 item 2). Each
+ * fold reads one note's segments through the primary key (meeting_id, sequence).
+ */
+export const foldedTranscript = (meetingId: SQL | AnyColumn) =>
+  sql<
+    string | null
+  >`(select json_agg(json_build_array(s.sequence, s.speaker, s.content, s.start_time, s.end_time) order by s.sequence)::text
+    from transcript_segments s where s.meeting_id = ${meetingId})`;
+
+export const noteWithTranscriptColumns = { ...noteColumns, segments: foldedTranscript(meetings.id) };
+
+export type NoteWithTranscriptRow = NoteRow & { segments: string | null };
+
+/** Records from rows selected with noteWithTranscriptColumns. */
+export function toNoteRecords(rows: NoteWithTranscriptRow[]): NoteRecord[] {
+  return rows.map((r) => toNoteRecord(r, r.segments ? decodeSegments(r.segments) : []));
+}
+
+function decodeSegments(folded: string): Segment[] {
+  const tuples = JSON.parse(folded) as [number, string, string, number, number | null][];
+  return tuples.map(([sequence, speaker, content, startTime, endTime]) => ({
+    sequence,
+    speaker,
+    content,
+    startTime,
+    endTime,
+  }));
+}
+
+/**
  * Attaches transcripts to note rows with one query for all of them, whatever their number
  * (no query per note), keeping the rows' order. The database folds each transcript into one
  * JSON array: decoding 100 arrays is several times faster than decoding 20,000 rows, above all
@@ -39,19 +70,7 @@ export async function withTranscripts(db: Queryable, rows: NoteRow[]): Promise<N
         group by meeting_id`,
   );
   const byMeeting = new Map<string, Segment[]>();
-  for (const { meeting_id, segments } of folded) {
-    const tuples = JSON.parse(segments) as [number, string, string, number, number | null][];
-    byMeeting.set(
-      meeting_id,
-      tuples.map(([sequence, speaker, content, startTime, endTime]) => ({
-        sequence,
-        speaker,
-        content,
-        startTime,
-        endTime,
-      })),
-    );
-  }
+  for (const { meeting_id, segments } of folded) byMeeting.set(meeting_id, decodeSegments(segments));
   return rows.map((r) => toNoteRecord(r, byMeeting.get(r.id) ?? []));
 }
 

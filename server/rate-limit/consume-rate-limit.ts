@@ -94,7 +94,7 @@ export async function consumeRateLimits(
   });
 }
 
-function rateLimitResult(window: RateLimitWindow, count: number | null, now: Date): RateLimitResult {
+export function rateLimitResult(window: RateLimitWindow, count: number | null, now: Date): RateLimitResult {
   return {
     allowed: count !== null,
     limit: window.limit,

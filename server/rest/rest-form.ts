@@ -1,13 +1,16 @@
 import type { OpenApiRouter } from 'trpc-to-openapi';
 import type { ApiPrincipal } from '../accounts/authenticate-api-key';
 import type { RateLimitWindow } from '../rate-limit/consume-rate-limit';
+import type { RateLimitRule } from '../rate-limit/plan-limits';
 import type { FormProfile } from './form-profile';
 
 /** An API form complete: what it says (its profile) and what it serves. */
 export interface RestForm extends FormProfile {
   /** Its routes, schemas and presenters. */
   router: OpenApiRouter;
-  /** D22: the windows a request counts against, the form's own first (its headers, D14). */
+  /** D22: the kinds of window a request counts against, the form's own first (its headers, D14). */
+  rateLimits: readonly RateLimitRule[];
+  /** The same windows for one principal. */
   rateLimitWindows(principal: ApiPrincipal, now: Date): RateLimitWindow[];
   /**
    * Issue 11: the success body of each operation with one (`GET /notes`, ...), written by the

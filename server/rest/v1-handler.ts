@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { authenticateApiKey, bearerToken } from '../accounts/authenticate-api-key';
+import { authenticateAndCount, bearerToken } from '../accounts/authenticate-api-key';
 import { AppError } from '../errors';
 import { API_RESPONSE_HEADERS, type ApiHandlerDeps, V1_PREFIX } from '../http/api-surfaces';
 import { hasMalformedPathEncoding, malformedPathError } from '../http/malformed-path';
-import { consumeRateLimits, rateLimitHeaders } from '../rate-limit/consume-rate-limit';
+import { rateLimitHeaders } from '../rate-limit/consume-rate-limit';
 import { DEFAULT_FORM } from '../domain';
 import { FORMS, mapForms } from './forms';
 import { formFromHeader } from './form-header';
@@ -25,6 +25,7 @@ export type V1HandlerDeps = ApiHandlerDeps;
 export function createV1Handler(deps: V1HandlerDeps) {
   const dispatchers = mapForms((form) => createOpenApiDispatcher<RestContext>(form.router, V1_PREFIX));
   const now = deps.now ?? (() => new Date());
+  const rules = mapForms((form) => form.rateLimits);
 
   return async function handleV1(request: Request): Promise<Response> {
     const requestId = randomUUID();
@@ -37,13 +38,16 @@ export function createV1Handler(deps: V1HandlerDeps) {
       // Issue 8 (f): before the key, as Next's proxy answers it (and as a 401 is answered, D1).
       if (hasMalformedPathEncoding(new URL(request.url).pathname)) throw malformedPathError();
       const { db } = await deps.getDatabase();
-      const principal = await authenticateApiKey(db, bearerToken(request.headers.get('authorization')));
-      if (!principal) throw new AppError('invalid_api_key', 'Missing, invalid or revoked API key');
-      const formName = headerForm ?? principal.key.form;
+      // Issue 14 item 2: the key, its form and the count in one statement.
+      const counted = await authenticateAndCount(db, bearerToken(request.headers.get('authorization')), {
+        ...(headerForm && { form: headerForm }),
+        rules,
+        now: now(),
+      });
+      if (!counted) throw new AppError('invalid_api_key', 'Missing, invalid or revoked API key');
+      const { principal, form: formName, limit } = counted;
       form = FORMS[formName];
 
-      const at = now();
-      const limit = await consumeRateLimits(db, form.rateLimitWindows(principal, at), at);
       for (const [k, v] of Object.entries(rateLimitHeaders(limit))) headers.set(k, v);
       if (!limit.allowed) {
         const which = limit.window.description ? ` (${limit.window.description})` : '';

@@ -1,9 +1,7 @@
-import type { ApiPrincipal } from '../../accounts/authenticate-api-key';
-import { accountDayWindow } from '../../rate-limit/plan-limits';
+import { ACCOUNT_DAY, windowsOf } from '../../rate-limit/plan-limits';
 import type { Db } from '../../db/client';
 import type { Services } from '../../services';
 import type { SearchQuery } from '../procedures/search';
-import type { RateLimitWindow } from '../../rate-limit/consume-rate-limit';
 import { deleteNoteProcedure, getNoteProcedure, listNotesProcedure } from '../procedures/notes';
 import type { RestForm } from '../rest-form';
 import { router } from '../../http/openapi-trpc';
@@ -76,9 +74,7 @@ export const formARouter = router({
 });
 
 // D14, D22: per account per UTC day, by plan.
-function rateLimitWindows(principal: ApiPrincipal, now: Date): RateLimitWindow[] {
-  return [accountDayWindow(principal.account, now)];
-}
+const rateLimits = [ACCOUNT_DAY];
 
 // Issue 11: the document's examples, written by this form's presenters.
 const openApiExamples = () => ({
@@ -92,6 +88,7 @@ const openApiExamples = () => ({
 export const formA: RestForm = {
   ...profileA,
   router: formARouter,
-  rateLimitWindows,
+  rateLimits,
+  rateLimitWindows: windowsOf(rateLimits),
   openApiExamples,
 };

@@ -1,9 +1,7 @@
-import type { ApiPrincipal } from '../../accounts/authenticate-api-key';
-import { accountDayWindow, keyMinuteWindow } from '../../rate-limit/plan-limits';
+import { ACCOUNT_DAY, KEY_MINUTE, windowsOf } from '../../rate-limit/plan-limits';
 import type { Db } from '../../db/client';
 import type { Services } from '../../services';
 import type { SearchQuery } from '../procedures/search';
-import type { RateLimitWindow } from '../../rate-limit/consume-rate-limit';
 import { getNoteProcedure, listNotesProcedure } from '../procedures/notes';
 import type { RestForm } from '../rest-form';
 import { router } from '../../http/openapi-trpc';
@@ -89,9 +87,7 @@ export const formBRouter = router({
 
 // D14: 100 requests per key per clock minute, on every plan; D22: and the account's daily
 // limit, whatever the form.
-function rateLimitWindows(principal: ApiPrincipal, now: Date): RateLimitWindow[] {
-  return [keyMinuteWindow(principal.key.id, now), accountDayWindow(principal.account, now)];
-}
+const rateLimits = [KEY_MINUTE, ACCOUNT_DAY];
 
 // Issue 11: the document's examples, written by this form's presenters.
 const openApiExamples = () => ({
@@ -114,6 +110,7 @@ const openApiExamples = () => ({
 export const formB: RestForm = {
   ...profileB,
   router: formBRouter,
-  rateLimitWindows,
+  rateLimits,
+  rateLimitWindows: windowsOf(rateLimits),
   openApiExamples,
 };

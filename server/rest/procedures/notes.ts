@@ -5,9 +5,11 @@ import { listNotes, type ListNotesQuery } from '../../notes/list-notes';
 import type { NotePage, NoteRecord } from '../../notes/note-record';
 import { uuidPathParam } from '../../http/params';
 import { restProcedure } from '../../http/openapi-trpc';
+import { documentedOutput } from './documented-output';
 
 // GET /v1/notes, GET /v1/notes/{id}, DELETE /v1/notes/{id}: one implementation for both forms;
-// each form passes its schemas and presenters.
+// each form passes its schemas and presenters. The reads' response schemas document them and
+// type their presenters; they are not re-run over every response (./documented-output.ts).
 
 export interface NotesForm<TList, TNote> {
   listNotesInput: z.ZodType<ListNotesQuery>;
@@ -18,30 +20,36 @@ export interface NotesForm<TList, TNote> {
 }
 
 export const listNotesProcedure = <L, N>(form: NotesForm<L, N>) =>
-  restProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/notes',
-        summary: 'List notes',
-        description: "The account's notes, newest first.",
-        tags: ['Notes'],
-      },
-      rest: { errors: ['invalid_request', 'validation_error'] },
-    })
-    .input(form.listNotesInput)
-    .output(form.noteList)
-    .query(async ({ ctx, input }) => form.presentNoteList(await listNotes(ctx.db, ctx.accountId, input)));
+  documentedOutput(
+    form.noteList,
+    restProcedure
+      .meta({
+        openapi: {
+          method: 'GET',
+          path: '/notes',
+          summary: 'List notes',
+          description: "The account's notes, newest first.",
+          tags: ['Notes'],
+        },
+        rest: { errors: ['invalid_request', 'validation_error'] },
+      })
+      .input(form.listNotesInput)
+      .query(async ({ ctx, input }) => form.presentNoteList(await listNotes(ctx.db, ctx.accountId, input))),
+  );
 
 export const getNoteProcedure = <L, N>(form: NotesForm<L, N>) =>
-  restProcedure
-    .meta({
-      openapi: { method: 'GET', path: '/notes/{id}', summary: 'Get a note', tags: ['Notes'] },
-      rest: { errors: ['invalid_request', 'not_found'] },
-    })
-    .input(z.object({ id: uuidPathParam }))
-    .output(form.note)
-    .query(async ({ ctx, input }) => form.presentNote(await getNoteOrThrow(ctx.db, ctx.accountId, input.id)));
+  documentedOutput(
+    form.note,
+    restProcedure
+      .meta({
+        openapi: { method: 'GET', path: '/notes/{id}', summary: 'Get a note', tags: ['Notes'] },
+        rest: { errors: ['invalid_request', 'not_found'] },
+      })
+      .input(z.object({ id: uuidPathParam }))
+      .query(async ({ ctx, input }) =>
+        form.presentNote(await getNoteOrThrow(ctx.db, ctx.accountId, input.id)),
+      ),
+  );
 
 export const deleteNoteProcedure = () =>
   restProcedure

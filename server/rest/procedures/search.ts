@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { Services } from '../../services';
 import { restProcedure } from '../../http/openapi-trpc';
+import { documentedOutput } from './documented-output';
 
 // GET /v1/notes/search: one procedure for both forms; each form says what it searches
 // (Form A passages, Form B summaries) and how it writes the results.
@@ -18,17 +19,19 @@ export interface SearchForm<TResults> {
 }
 
 export const searchNotesProcedure = <R>(form: SearchForm<R>) =>
-  restProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/notes/search',
-        summary: 'Search notes',
-        description: "Semantic search over the account's own notes.",
-        tags: ['Notes'],
-      },
-      rest: { errors: ['invalid_request', 'validation_error'] },
-    })
-    .input(form.searchNotesInput)
-    .output(form.searchResults)
-    .query(({ ctx, input }) => form.searchNotes(ctx.db, ctx.services, ctx.accountId, input));
+  documentedOutput(
+    form.searchResults,
+    restProcedure
+      .meta({
+        openapi: {
+          method: 'GET',
+          path: '/notes/search',
+          summary: 'Search notes',
+          description: "Semantic search over the account's own notes.",
+          tags: ['Notes'],
+        },
+        rest: { errors: ['invalid_request', 'validation_error'] },
+      })
+      .input(form.searchNotesInput)
+      .query(({ ctx, input }) => form.searchNotes(ctx.db, ctx.services, ctx.accountId, input)),
+  );
