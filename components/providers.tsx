@@ -5,6 +5,7 @@ import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { useState, type ReactNode } from 'react';
 import type { AppRouter } from '@/server/api/root';
 import { TRPCProvider } from './trpc';
+import { ToastProvider } from './ui/toast';
 
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(
@@ -20,7 +21,7 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-        {children}
+        <ToastProvider>{children}</ToastProvider>
       </TRPCProvider>
     </QueryClientProvider>
   );

@@ -84,7 +84,7 @@ it('D19: reindex moves the database to another dimension, re-embeds every passag
     model: 'local-lexical-v1',
     dimensions: 128,
     transcripts: 12,
-    summaries: 10,
+    summaries: 12, // every demo note has a summary (issue 15 item 4)
   });
   expect(moved.stderr).toContain('Moving the database from 384 to 128 dimensions');
   expect(moved.stderr).toMatch(/transcripts \[#+\] 12\/12/);

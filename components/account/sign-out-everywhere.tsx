@@ -19,7 +19,7 @@ export function SignOutEverywhere() {
         Signed in somewhere you no longer use, or on a computer that is not yours? Signing out everywhere ends
         every session of your account, this one included; each browser has to sign in again.
       </p>
-      <ErrorMessage error={endAll.error} />
+      <ErrorMessage error={endAll.error} onRetry={() => endAll.mutate()} retrying={endAll.isPending} />
       <ConfirmDialog
         title="Sign out everywhere?"
         description="Every browser signed in to your account is signed out, this one included."

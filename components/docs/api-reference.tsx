@@ -3,7 +3,6 @@
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
-import { Button } from '../ui/button';
 import { ErrorMessage, Loading } from '../ui/card';
 import { DEFAULT_FORM, parseFormName } from '@/server/domain';
 import { FormSwitch, type ApiForm } from './form-switch';
@@ -113,6 +112,26 @@ export function ApiReference() {
     };
   }, [loading]);
 
+  // Issue 15 item 5: what Swagger UI leaves unnamed gets a name (its server picker is a <select>
+  // in an empty <label>; axe: select-name, critical). Its React only sets the attributes it owns,
+  // so one given here stays across its re-renders; new nodes are looked at as they come.
+  useEffect(() => {
+    const root = container.current;
+    if (!root) return;
+    const name = () => {
+      for (const select of root.querySelectorAll<HTMLSelectElement>('select:not([aria-label])')) {
+        // Its <label> wraps it with no text of its own: the options' text is no name.
+        if (select.id === 'servers') select.setAttribute('aria-label', 'Server');
+        else if (!select.labels?.length && !select.hasAttribute('aria-labelledby'))
+          select.setAttribute('aria-label', 'Choose a value');
+      }
+    };
+    name();
+    const observer = new MutationObserver(name);
+    observer.observe(root, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
+
   function switchForm(next: ApiForm) {
     if (next === formRef.current) return;
     formRef.current = next;
@@ -165,19 +184,14 @@ export function ApiReference() {
 
       {status.state === 'loading' ? <Loading label="Loading the API reference…" /> : null}
       {status.state === 'error' ? (
-        <div className="space-y-3">
-          <ErrorMessage error={status.error} />
-          <Button variant="secondary" onClick={() => setStatus({ state: 'loading' })}>
-            Try again
-          </Button>
-        </div>
+        <ErrorMessage error={status.error} onRetry={() => setStatus({ state: 'loading' })} />
       ) : null}
       <section
         ref={container}
         data-testid="api-reference"
         data-form={form}
         aria-label={`OpenAPI reference, Form ${form}`}
-        className="min-h-24 overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200"
+        className="light-island min-h-24 overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-zinc-200"
       />
     </div>
   );

@@ -30,7 +30,7 @@ export function FormSwitch({ value, onChange }: { value: ApiForm; onChange(form:
             }`}
           >
             <span className="block">{option.label}</span>
-            <span className="block font-mono text-[11px] text-zinc-500">{option.hint}</span>
+            <span className="block font-mono text-[11px] text-zinc-600">{option.hint}</span>
           </button>
         );
       })}

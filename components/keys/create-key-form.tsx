@@ -5,6 +5,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Card, ErrorMessage } from '../ui/card';
+import { useToast } from '../ui/toast';
 import { SelectField, TextField } from '../ui/field';
 import type { FormName } from '@/server/domain';
 import { formProfileList } from '@/server/rest/form-profiles';
@@ -17,10 +18,12 @@ export function CreateKeyForm({ onCreated }: { onCreated(plaintext: string, name
   const hintId = useId();
   const [name, setName] = useState('');
   const [form, setForm] = useState<FormName>(DEFAULT_FORM);
+  const toast = useToast();
   const create = useMutation(
     trpc.keys.create.mutationOptions({
       onSuccess: async ({ key, plaintext }) => {
         onCreated(plaintext, key.name);
+        toast(`Key “${key.name}” created`);
         setName('');
         setForm(DEFAULT_FORM);
         await queryClient.invalidateQueries({ queryKey: trpc.keys.list.queryKey() });

@@ -9,6 +9,7 @@ import { Button } from '../ui/button';
 import { Badge, EmptyState, ErrorMessage, Loading } from '../ui/card';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { RelativeTime } from '../ui/relative-time';
+import { useToast } from '../ui/toast';
 
 type ApiKey = inferRouterOutputs<AppRouter>['keys']['list'][number];
 
@@ -22,10 +23,13 @@ export const maskedKey = (key: Pick<ApiKey, 'prefix' | 'lastFour'>) => `${key.pr
 export function KeyList() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const toast = useToast();
   const keys = useQuery(trpc.keys.list.queryOptions());
   const revoke = useMutation(
     trpc.keys.revoke.mutationOptions({
       onSuccess: async (_result, { id }) => {
+        const revoked = queryClient.getQueryData(trpc.keys.list.queryKey())?.find((k) => k.id === id);
+        toast(revoked ? `Key “${revoked.name}” revoked` : 'Key revoked');
         queryClient.setQueryData(trpc.keys.list.queryKey(), (old) => old?.filter((k) => k.id !== id));
         await queryClient.invalidateQueries({ queryKey: trpc.keys.list.queryKey() });
       },
@@ -36,10 +40,7 @@ export function KeyList() {
   if (keys.isError) {
     return (
       <div className="space-y-3">
-        <ErrorMessage error={keys.error} />
-        <Button variant="secondary" onClick={() => keys.refetch()}>
-          Try again
-        </Button>
+        <ErrorMessage error={keys.error} onRetry={() => keys.refetch()} retrying={keys.isFetching} />
       </div>
     );
   }

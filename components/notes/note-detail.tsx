@@ -8,6 +8,7 @@ import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { EmptyState, ErrorMessage, Loading, PageHeader } from '../ui/card';
 import { ConfirmDialog } from '../ui/confirm-dialog';
+import { useToast } from '../ui/toast';
 import {
   formatDuration,
   formatLanguage,
@@ -30,6 +31,7 @@ export function NoteDetail({ id }: { id: string }) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const params = useSearchParams();
+  const toast = useToast();
   const [deleted, setDeleted] = useState(false);
   const validId = looksLikeNoteId(id);
 
@@ -50,7 +52,10 @@ export function NoteDetail({ id }: { id: string }) {
       onSuccess: async () => {
         setDeleted(true);
         queryClient.removeQueries({ queryKey: trpc.notes.get.queryKey({ id }) });
-        router.push('/notes');
+        // Issue 15 item 4: to the list, in place of the deleted note's page, so Back does not
+        // land on "Note not found".
+        toast(`Note “${noteTitle(note.data?.title ?? null)}” deleted`);
+        router.replace('/notes');
         await Promise.all([
           queryClient.invalidateQueries(trpc.notes.list.pathFilter()),
           queryClient.invalidateQueries(trpc.notes.search.pathFilter()),
@@ -74,10 +79,7 @@ export function NoteDetail({ id }: { id: string }) {
     return (
       <div className="space-y-3">
         <BackLink />
-        <ErrorMessage error={note.error} />
-        <Button variant="secondary" onClick={() => note.refetch()}>
-          Try again
-        </Button>
+        <ErrorMessage error={note.error} onRetry={() => note.refetch()} retrying={note.isFetching} />
       </div>
     );
 
@@ -110,7 +112,11 @@ export function NoteDetail({ id }: { id: string }) {
       />
       {remove.isError ? (
         <div className="mb-4">
-          <ErrorMessage error={remove.error} />
+          <ErrorMessage
+            error={remove.error}
+            onRetry={() => remove.mutate({ id })}
+            retrying={remove.isPending}
+          />
         </div>
       ) : null}
 

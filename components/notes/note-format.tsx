@@ -51,6 +51,18 @@ export function formatStarted(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : started.format(date);
 }
 
+const day = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+export function formatDay(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : day.format(date);
+}
+
+/** Whether two instants fall on the same calendar day where the page is read. */
+export function sameDay(a: string, b: string): boolean {
+  return formatDay(a) === formatDay(b);
+}
+
 export function formatLanguage(code: string): string {
   try {
     const name = new Intl.DisplayNames(undefined, { type: 'language' }).of(code);

@@ -2,22 +2,34 @@
 
 import { useInfiniteQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useEffect } from 'react';
 import type { Platform } from '@/server/domain';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Badge, EmptyState, ErrorMessage, Loading } from '../ui/card';
 import {
+  formatDay,
   formatDuration,
   formatStarted,
   noteTitle,
   PLATFORM_LABELS,
   PlatformBadge,
   type NoteListItem,
+  sameDay,
 } from './note-format';
 
 const PAGE_SIZE = 20;
 
-export function NoteList({ platform }: { platform: Platform | null }) {
+export function NoteList({
+  platform,
+  pages = 1,
+  onMore,
+}: {
+  platform: Platform | null;
+  /** How many pages the URL asks for (?pages=): loaded one after the other. */
+  pages?: number;
+  onMore?(pages: number): void;
+}) {
   const trpc = useTRPC();
   const notes = useInfiniteQuery(
     trpc.notes.list.infiniteQueryOptions(
@@ -25,18 +37,22 @@ export function NoteList({ platform }: { platform: Platform | null }) {
       { getNextPageParam: (page) => page.nextCursor },
     ),
   );
+  const loaded = notes.data?.pages.length ?? 0;
+  const { hasNextPage, isFetching, isError, fetchNextPage } = notes;
+  useEffect(() => {
+    if (loaded > 0 && loaded < pages && hasNextPage && !isFetching && !isError) void fetchNextPage();
+  }, [loaded, pages, hasNextPage, isFetching, isError, fetchNextPage]);
+
+  // With the URL keeping the count, the effect above loads the page the URL now asks for.
+  function loadMore() {
+    if (onMore) onMore(loaded + 1);
+    else void fetchNextPage();
+  }
 
   if (notes.isPending) return <Loading label="Loading notes…" />;
   // A failed "Load more" keeps the pages already shown; only a failed first page replaces them.
   if (!notes.data)
-    return (
-      <div className="space-y-3">
-        <ErrorMessage error={notes.error} />
-        <Button variant="secondary" onClick={() => notes.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
+    return <ErrorMessage error={notes.error} onRetry={() => notes.refetch()} retrying={notes.isFetching} />;
 
   const items = notes.data.pages.flatMap((page) => page.items);
   if (items.length === 0)
@@ -62,13 +78,13 @@ export function NoteList({ platform }: { platform: Platform | null }) {
         ))}
       </ul>
       <div className="mt-4 flex flex-col items-center gap-2">
-        <ErrorMessage error={notes.isFetchNextPageError ? notes.error : null} />
+        <ErrorMessage
+          error={notes.isFetchNextPageError ? notes.error : null}
+          onRetry={() => notes.fetchNextPage()}
+          retrying={notes.isFetchingNextPage}
+        />
         {notes.hasNextPage ? (
-          <Button
-            variant="secondary"
-            onClick={() => notes.fetchNextPage()}
-            disabled={notes.isFetchingNextPage}
-          >
+          <Button variant="secondary" onClick={loadMore} disabled={notes.isFetchingNextPage}>
             {notes.isFetchingNextPage ? 'Loading…' : 'Load more'}
           </Button>
         ) : (
@@ -97,7 +113,16 @@ function NoteRow({ note }: { note: NoteListItem }) {
         </p>
         <div className="mt-1.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-zinc-600">
           <PlatformBadge platform={note.platform} />
-          <time dateTime={note.startedAt}>{formatStarted(note.startedAt)}</time>
+          {/* Issue 15 item 4: the list is ordered by when a note was added (newest first), so that
+              is the date each row shows; the meeting's own start follows when it was another day. */}
+          <span data-testid="note-added">
+            Added <time dateTime={note.createdAt}>{formatStarted(note.createdAt)}</time>
+          </span>
+          {sameDay(note.createdAt, note.startedAt) ? null : (
+            <span data-testid="note-started">
+              Met <time dateTime={note.startedAt}>{formatDay(note.startedAt)}</time>
+            </span>
+          )}
           <span>
             <span className="sr-only">Duration </span>
             {formatDuration(note.durationSeconds)}

@@ -10,6 +10,13 @@ import { isPlatform, PLATFORM_LABELS, PLATFORMS } from './note-format';
 import { SearchResults } from './search-results';
 
 const SEARCH_MAX_CHARS = 256;
+/** At most this many pages come back from a URL (20 notes each). */
+const MAX_PAGES = 50;
+
+function pagesFrom(value: string | null): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 1 ? Math.min(n, MAX_PAGES) : 1;
+}
 
 /**
  * The notes page. The query (?q=) and the platform (?platform=) live in the URL, so coming back
@@ -22,6 +29,9 @@ export function NotesBrowser() {
   const q = params.get('q')?.trim() ?? '';
   const platformParam = params.get('platform');
   const platform = isPlatform(platformParam) ? platformParam : null;
+  // Issue 15 item 4: how many pages of the list are shown is in the URL too (?pages=), so a
+  // reload or Back from a note shows as much of the list as before.
+  const pages = pagesFrom(params.get('pages'));
 
   const [draft, setDraft] = useState(q);
   // Follow the URL when it changes underneath the form (back and forward, the clear button).
@@ -31,12 +41,17 @@ export function NotesBrowser() {
     setDraft(q);
   }
 
-  function navigate(next: { q?: string; platform?: string | null }, mode: 'push' | 'replace') {
+  function navigate(
+    next: { q?: string; platform?: string | null; pages?: number },
+    mode: 'push' | 'replace',
+  ) {
     const search = new URLSearchParams();
     const nextPlatform = next.platform === undefined ? platform : next.platform;
     const nextQ = next.q === undefined ? q : next.q;
     if (nextPlatform) search.set('platform', nextPlatform);
     if (nextQ) search.set('q', nextQ);
+    // Another filter starts the list again from its first page.
+    if (next.pages && next.pages > 1) search.set('pages', String(next.pages));
     const url = search.size ? `${pathname}?${search}` : pathname;
     if (mode === 'push') router.push(url, { scroll: false });
     else router.replace(url, { scroll: false });
@@ -116,7 +131,11 @@ export function NotesBrowser() {
         </div>
       </div>
 
-      {q ? <SearchResults q={q} onClear={clearSearch} /> : <NoteList platform={platform} />}
+      {q ? (
+        <SearchResults q={q} onClear={clearSearch} />
+      ) : (
+        <NoteList platform={platform} pages={pages} onMore={(n) => navigate({ pages: n }, 'replace')} />
+      )}
     </div>
   );
 }

@@ -47,7 +47,7 @@ export function SearchResults({ q, onClear }: { q: string; onClear(): void }) {
       ) : search.isPending ? (
         <Loading label="Searching…" />
       ) : search.isError ? (
-        <ErrorMessage error={search.error} />
+        <ErrorMessage error={search.error} onRetry={() => search.refetch()} retrying={search.isFetching} />
       ) : search.data.length === 0 ? (
         <EmptyState title="Nothing to search yet">
           Meetings become searchable a few seconds after their transcript arrives.

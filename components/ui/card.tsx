@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { friendlyMessage } from './friendly-error';
 
 export function Card({ children, className = '' }: { children: ReactNode; className?: string }) {
   return (
@@ -37,15 +38,37 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
   );
 }
 
-export function ErrorMessage({ error }: { error: { message: string } | null | undefined }) {
+/**
+ * A failed call in words for people (components/ui/friendly-error.ts), with *Try again* when
+ * given what to retry (issue 15 item 4).
+ */
+export function ErrorMessage({
+  error,
+  onRetry,
+  retrying = false,
+}: {
+  error: { message: string } | null | undefined;
+  onRetry?: () => unknown;
+  retrying?: boolean;
+}) {
   if (!error) return null;
   return (
-    <p
+    <div
       role="alert"
-      className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 ring-1 ring-inset ring-red-200"
+      className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 ring-1 ring-inset ring-red-200"
     >
-      {error.message}
-    </p>
+      <p className="min-w-0 flex-1">{friendlyMessage(error)}</p>
+      {onRetry ? (
+        <button
+          type="button"
+          onClick={() => onRetry()}
+          disabled={retrying}
+          className="rounded-md bg-white px-2.5 py-1 text-xs font-medium text-red-800 ring-1 ring-inset ring-red-300 hover:bg-red-100 disabled:opacity-60"
+        >
+          {retrying ? 'Trying again…' : 'Try again'}
+        </button>
+      ) : null}
+    </div>
   );
 }
 

@@ -6,6 +6,8 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Card, ErrorMessage } from '../ui/card';
+import { friendlyMessage, isRetryable } from '../ui/friendly-error';
+import { useToast } from '../ui/toast';
 import { ShownOnce } from '../ui/copy-button';
 import { SelectField } from '../ui/field';
 import type { FormName } from '@/server/domain';
@@ -27,10 +29,12 @@ export function CreateEndpointForm() {
   const [eventsError, setEventsError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ id: string; url: string; secret: string } | null>(null);
 
+  const toast = useToast();
   const create = useMutation(
     trpc.webhooks.create.mutationOptions({
       onSuccess: async ({ endpoint, secret }) => {
         setCreated({ id: endpoint.id, url: endpoint.url, secret });
+        toast(`Endpoint added: ${endpoint.url}`);
         setUrl('');
         setDescription('');
         setEvents(['meeting.completed']);
@@ -40,7 +44,7 @@ export function CreateEndpointForm() {
     }),
   );
 
-  const serverErrors = endpointFormErrors(create.error?.message);
+  const serverErrors = endpointFormErrors(create.error ? friendlyMessage(create.error) : null);
 
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -129,7 +133,13 @@ export function CreateEndpointForm() {
           </p>
         </div>
 
-        <ErrorMessage error={serverErrors.other ? { message: serverErrors.other } : null} />
+        <ErrorMessage
+          error={serverErrors.other ? { message: serverErrors.other } : null}
+          onRetry={
+            isRetryable(create.error) ? () => create.variables && create.mutate(create.variables) : undefined
+          }
+          retrying={create.isPending}
+        />
 
         <Button type="submit" disabled={create.isPending}>
           {create.isPending ? 'Creating…' : 'Create endpoint'}

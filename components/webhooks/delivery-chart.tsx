@@ -101,7 +101,10 @@ export function DeliveryChart({
 
   if (health.isPending)
     return <div className="h-64 w-full animate-pulse rounded bg-zinc-100" aria-hidden="true" />;
-  if (health.isError) return <ErrorMessage error={health.error} />;
+  if (health.isError)
+    return (
+      <ErrorMessage error={health.error} onRetry={() => health.refetch()} retrying={health.isFetching} />
+    );
   const h = health.data;
 
   return (

@@ -34,7 +34,10 @@ export function DeliveryDetails({
   );
 
   if (detail.isPending) return <Loading label="Loading the delivery…" />;
-  if (detail.isError) return <ErrorMessage error={detail.error} />;
+  if (detail.isError)
+    return (
+      <ErrorMessage error={detail.error} onRetry={() => detail.refetch()} retrying={detail.isFetching} />
+    );
   return <DeliveryDetailView delivery={detail.data} />;
 }
 

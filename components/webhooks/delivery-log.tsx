@@ -7,8 +7,10 @@ import { isUuid, WEBHOOK_EVENTS, type WebhookEvent } from '@/server/domain';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Badge, EmptyState, ErrorMessage, Loading } from '../ui/card';
+import { friendlyMessage } from '../ui/friendly-error';
 import { SelectField, TextField } from '../ui/field';
 import { RelativeTime, useNow } from '../ui/relative-time';
+import { useToast } from '../ui/toast';
 import { DeliveryDetails } from './delivery-details';
 import {
   DELIVERY_STATE_LABELS,
@@ -144,6 +146,7 @@ function DeliveryLogWithFilters({
     ),
   );
 
+  const toast = useToast();
   const resend = useMutation(
     trpc.webhooks.resend.mutationOptions({
       onSettled: () => queryClient.invalidateQueries(trpc.webhooks.deliveries.pathFilter()),
@@ -183,9 +186,14 @@ function DeliveryLogWithFilters({
     resend.mutate(
       { deliveryId: delivery.id },
       {
-        onSuccess: ({ deliveryId }) =>
-          setResendStatus((s) => ({ ...s, [delivery.id]: `Resend queued as ${shortId(deliveryId)}` })),
-        onError: (err) => setResendStatus((s) => ({ ...s, [delivery.id]: err.message })),
+        onSuccess: ({ deliveryId }) => {
+          setResendStatus((s) => ({ ...s, [delivery.id]: `Resend queued as ${shortId(deliveryId)}` }));
+          toast(`Resend queued as ${shortId(deliveryId)}`);
+        },
+        onError: (err) => {
+          setResendStatus((s) => ({ ...s, [delivery.id]: friendlyMessage(err) }));
+          toast(`Resend failed: ${friendlyMessage(err)}`, 'error');
+        },
       },
     );
   }
@@ -269,12 +277,18 @@ function DeliveryLogWithFilters({
       {log.isPending ? (
         <Loading label="Loading deliveries…" />
       ) : log.isError && items.length === 0 ? (
-        <ErrorMessage error={log.error} />
+        <ErrorMessage error={log.error} onRetry={() => log.refetch()} retrying={log.isFetching} />
       ) : items.length === 0 ? (
         <NoDeliveries lookup={filters.lookup} filtered={filtered} onClear={clearFilters} />
       ) : (
         <>
-          {log.isError ? <ErrorMessage error={log.error} /> : null}
+          {log.isError ? (
+            <ErrorMessage
+              error={log.error}
+              onRetry={() => (log.isFetchNextPageError ? log.fetchNextPage() : log.refetch())}
+              retrying={log.isFetching}
+            />
+          ) : null}
           <ul
             aria-label="Deliveries"
             aria-busy={log.isPlaceholderData}

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { ErrorMessage } from '../ui/card';
+import { friendlyMessage, isRetryable } from '../ui/friendly-error';
 import { Modal, ModalClose } from '../ui/dialog';
 import { EndpointEventCheckboxes } from './endpoint-event-checkboxes';
 import { EndpointDescriptionField, EndpointUrlField } from './endpoint-fields';
@@ -41,7 +42,7 @@ export function EndpointEditDialog({ endpoint, onUpdated }: { endpoint: Endpoint
       },
     }),
   );
-  const errors = endpointFormErrors(update.error?.message);
+  const errors = endpointFormErrors(update.error ? friendlyMessage(update.error) : null);
 
   /** Opening starts from the endpoint as it is now, not from an earlier, abandoned edit. */
   function onOpenChange(next: boolean) {
@@ -117,7 +118,13 @@ export function EndpointEditDialog({ endpoint, onUpdated }: { endpoint: Endpoint
           }}
           error={eventsError ?? errors.events}
         />
-        <ErrorMessage error={errors.other ? { message: errors.other } : null} />
+        <ErrorMessage
+          error={errors.other ? { message: errors.other } : null}
+          onRetry={
+            isRetryable(update.error) ? () => update.variables && update.mutate(update.variables) : undefined
+          }
+          retrying={update.isPending}
+        />
         <div className="flex flex-wrap justify-end gap-2">
           <ModalClose>
             <Button variant="secondary">Cancel</Button>

@@ -9,6 +9,7 @@ import { Button } from '../ui/button';
 import { Card, EmptyState, ErrorMessage, Loading } from '../ui/card';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { formatDateTime } from '../ui/relative-time';
+import { useToast } from '../ui/toast';
 import { DeliveryChart } from './delivery-chart';
 import { DeliveryLog } from './delivery-log';
 import { EndpointEditDialog } from './endpoint-edit-dialog';
@@ -43,7 +44,11 @@ export function EndpointPage({ id }: { id: string }) {
             <p>It may have been deleted. Go back to the list of webhook endpoints.</p>
           </EmptyState>
         ) : (
-          <ErrorMessage error={endpoint.error} />
+          <ErrorMessage
+            error={endpoint.error}
+            onRetry={() => endpoint.refetch()}
+            retrying={endpoint.isFetching}
+          />
         )
       ) : (
         <EndpointDetails endpoint={endpoint.data} onDeleted={() => setDeleted(true)} />
@@ -56,8 +61,14 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
+  const toast = useToast();
   const inactiveHintId = useId();
   const [notice, setNotice] = useState<string | null>(null);
+  // Issue 15 item 4: what an action did stays beside the buttons and is announced once, by a toast.
+  const announce = (text: string) => {
+    setNotice(text);
+    toast(text);
+  };
   const [recoverOpen, setRecoverOpen] = useState(false);
   // Re-enabling clears the endpoint's deactivation on the server; the page keeps it to offer
   // recovering the deliveries of that outage.
@@ -75,7 +86,7 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
         queryClient.setQueryData(trpc.webhooks.get.queryKey({ id: endpoint.id }), (current) =>
           current ? { ...current, ...updated, deactivatedBy: null } : current,
         );
-        setNotice('Endpoint re-enabled: new events will be delivered to it.');
+        announce('Endpoint re-enabled: new events will be delivered to it.');
         await refreshEndpoint();
       },
     }),
@@ -84,7 +95,7 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
   const sendTest = useMutation(
     trpc.webhooks.sendTest.mutationOptions({
       onSuccess: async (_result, { event }) => {
-        setNotice(event ? `Test event queued: ${event}` : 'Test event queued');
+        announce(event ? `Test event queued: ${event}` : 'Test event queued');
         await queryClient.invalidateQueries(trpc.webhooks.deliveries.pathFilter());
       },
     }),
@@ -93,7 +104,10 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
   const remove = useMutation(
     trpc.webhooks.delete.mutationOptions({
       onSuccess: async () => {
-        router.push('/webhooks');
+        // Issue 15 item 4: the list takes the deleted endpoint's place in the history, so Back
+        // does not land on "Endpoint not found".
+        toast(`Endpoint deleted: ${endpoint.url}`);
+        router.replace('/webhooks');
         onDeleted();
         // The list must not flash the deleted endpoint while it refetches.
         queryClient.setQueryData(trpc.webhooks.list.queryKey(), (list) =>
@@ -136,8 +150,8 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
             ) : null}
           </div>
           <div className="flex flex-wrap gap-2">
-            <EndpointEditDialog endpoint={endpoint} onUpdated={() => setNotice('Endpoint updated')} />
-            <EndpointRotateDialog endpoint={endpoint} onRotated={() => setNotice('Signing secret rotated')} />
+            <EndpointEditDialog endpoint={endpoint} onUpdated={() => announce('Endpoint updated')} />
+            <EndpointRotateDialog endpoint={endpoint} onRotated={() => announce('Signing secret rotated')} />
           </div>
         </div>
         <EventBadges events={endpoint.events} />
@@ -228,7 +242,7 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
           deactivation={lastOutage}
           inactiveHintId={inactiveHintId}
           onRecovered={(queued) => {
-            setNotice(queuedText(queued));
+            announce(queuedText(queued));
             setLastOutage(null);
           }}
         />
@@ -249,12 +263,7 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
           pending={remove.isPending}
           onConfirm={() => remove.mutate({ id: endpoint.id })}
         />
-        <p
-          role="status"
-          aria-live="polite"
-          data-testid="endpoint-action-status"
-          className="min-w-0 text-sm text-zinc-600"
-        >
+        <p data-testid="endpoint-action-status" className="min-w-0 text-sm text-zinc-600">
           {notice}
         </p>
         {!endpoint.active ? (
@@ -263,7 +272,18 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
           </p>
         ) : null}
       </div>
-      <ErrorMessage error={actionError} />
+      <ErrorMessage
+        error={actionError}
+        onRetry={
+          sendTest.isError
+            ? () => sendTest.variables && sendTest.mutate(sendTest.variables)
+            : reenable.isError
+              ? reenableEndpoint
+              : remove.isError
+                ? () => remove.mutate({ id: endpoint.id })
+                : undefined
+        }
+      />
 
       <Card>
         <h2 className="text-base font-semibold">Recent delivery success</h2>

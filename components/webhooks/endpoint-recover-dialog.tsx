@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { ErrorMessage } from '../ui/card';
+import { isRetryable } from '../ui/friendly-error';
 import { Modal, ModalClose } from '../ui/dialog';
 import { TextField } from '../ui/field';
 import type { Endpoint } from './webhook-shared';
@@ -184,7 +185,15 @@ export function EndpointRecoverDialog({
             hint={`In your time zone (${timeZone}).${since === null ? defaultHint : ''}`}
             error={inputError}
           />
-          <ErrorMessage error={recover.error} />
+          <ErrorMessage
+            error={recover.error}
+            onRetry={
+              isRetryable(recover.error)
+                ? () => recover.variables && recover.mutate(recover.variables)
+                : undefined
+            }
+            retrying={recover.isPending}
+          />
           <div className="flex flex-wrap justify-end gap-2">
             <ModalClose>
               <Button variant="secondary">Cancel</Button>

@@ -5,6 +5,7 @@ import { useId, useState } from 'react';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { ErrorMessage } from '../ui/card';
+import { isRetryable } from '../ui/friendly-error';
 import { ShownOnce } from '../ui/copy-button';
 import { Modal, ModalClose } from '../ui/dialog';
 import { SelectField } from '../ui/field';
@@ -142,7 +143,15 @@ export function EndpointRotateDialog({ endpoint, onRotated }: { endpoint: Endpoi
                 : 'Update your receiver within this time; after it, only the new secret signs.'}
             </p>
           </div>
-          <ErrorMessage error={rotate.error} />
+          <ErrorMessage
+            error={rotate.error}
+            onRetry={
+              isRetryable(rotate.error)
+                ? () => rotate.variables && rotate.mutate(rotate.variables)
+                : undefined
+            }
+            retrying={rotate.isPending}
+          />
           <div className="flex flex-wrap justify-end gap-2">
             <ModalClose>
               <Button variant="secondary">Cancel</Button>

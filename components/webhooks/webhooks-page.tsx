@@ -39,7 +39,7 @@ export function WebhooksPage() {
         {list.isPending ? (
           <Loading label="Loading endpoints…" />
         ) : list.isError ? (
-          <ErrorMessage error={list.error} />
+          <ErrorMessage error={list.error} onRetry={() => list.refetch()} retrying={list.isFetching} />
         ) : list.data.length === 0 ? (
           <EmptyState title="No webhook endpoints yet">
             <p>

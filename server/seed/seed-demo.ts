@@ -10,6 +10,7 @@ import { stopUseLiteThreads } from '../embeddings/use-lite-worker';
 import { createMeeting } from '../meetings/create-meeting';
 import { storeSummary } from '../meetings/store-summary';
 import { storeTranscript } from '../meetings/store-transcript';
+import { ExtractiveSummarizer } from '../summaries/extractive-summarizer';
 import { demoMeetings } from './demo-meetings';
 
 export const DEMO_EMAIL = 'demo@meeting-notes.local';
@@ -45,6 +46,7 @@ export async function seedDemo(
     { form: 'A', name: 'Demo key' },
   );
 
+  const extractive = new ExtractiveSummarizer();
   const now = Date.now();
   // Oldest first, so created_at follows the order in which the meetings happened.
   const meetings = [...demoMeetings].sort((a, b) => b.days_ago - a.days_ago);
@@ -68,14 +70,27 @@ export async function seedDemo(
       })),
       generateSummary: false,
     });
-    if (m.summary)
-      await storeSummary(db, services, account.id, id, { summary: m.summary, text: m.summary_text ?? null });
+    // Issue 15 item 4: every demo note has a summary. The two written without one get the
+    // extractive summarizer's, made here (local, no model call), rather than a summary that the
+    // seed turned off and the page would call "not generated yet" forever.
+    const summary =
+      (m.summary as Summary | null) ??
+      (await extractive.summarize({
+        title: m.title,
+        language: m.language,
+        segments: m.segments.map((s) => ({
+          speaker: s.speaker,
+          content: s.content,
+          startTime: s.start_time,
+        })),
+      }));
+    const summaryText = m.summary_text ?? null;
+    await storeSummary(db, services, account.id, id, { summary, text: summaryText });
     if (!embedsInline(services.embedder)) {
       // The semantic model embeds in the background jobs; the demo is embedded here instead, so it
       // is searchable the moment the server answers (about a second per meeting, issue 13).
       await indexStoredTranscript(db, services.embedder, { id, accountId: account.id });
-      if (m.summary)
-        await indexSummary(db, services.embedder, id, m.summary as Summary, m.summary_text ?? null);
+      await indexSummary(db, services.embedder, id, summary, summaryText);
       await cancelJobs(db, id, 'embed_transcript');
       await cancelJobs(db, id, 'embed_summary');
     }
