@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { readState, signInAsDemo } from './state';
+import { demoLogin, readState, signInAsDemo } from './state';
 
 // Issue 13: search that understands meaning, honest about weak matches, in the settings app of a
 // fresh `npm start` (the default semantic embedder; the demo meetings are embedded by the seed).
@@ -50,6 +50,72 @@ test('issue 13: a query over 256 characters gets a friendly message, not the val
   await expect(page.getByText('That search is too long')).toBeVisible();
   await expect(page.getByText(/up to 256 characters/)).toBeVisible();
   // No error box (the app's ErrorMessage; Next's own route announcer is also an alert, hence the tag).
-  await expect(page.locator('main p[role="alert"]')).toHaveCount(0);
+  await expect(page.locator('main [role="alert"]')).toHaveCount(0);
   await expect(page.locator('body')).not.toContainText(/too_big|Too big|at most 256/i);
+});
+
+test('issue 13 item 4: twenty results are shown, and "Show more" lists the rest', async ({
+  page,
+  baseURL,
+}) => {
+  // 24 short meetings on one subject, in the demo account for this test only (deleted after).
+  const { apiKey } = demoLogin(state);
+  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+  const rooms = ['north', 'south', 'east', 'west', 'roof', 'lobby'];
+  const ids: string[] = [];
+  try {
+    for (let i = 0; i < 24; i++) {
+      const started = await fetch(`${baseURL}/api/recorder/meetings`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ title: `Offsite catering ${i + 1}`, platform: 'zoom' }),
+      });
+      expect(started.status).toBe(201);
+      const { id } = (await started.json()) as { id: string };
+      ids.push(id);
+      const content = `For the offsite in the ${rooms[i % rooms.length]} room we ordered catering for ${20 + i} people: vegetarian lunch, coffee and cake in the afternoon.`;
+      const transcribed = await fetch(`${baseURL}/api/recorder/meetings/${id}/transcript`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          segments: [{ speaker: 'Ana', content, start_time: 0, end_time: 8 }],
+          generate_summary: false,
+        }),
+      });
+      expect(transcribed.status).toBe(200);
+    }
+    const q = 'catering order for the offsite lunch';
+    // Searchable once the background worker has embedded them all.
+    await expect
+      .poll(
+        async () => {
+          const res = await fetch(`${baseURL}/v1/notes/search?q=${encodeURIComponent(q)}&limit=50`, {
+            headers,
+          });
+          const { data } = (await res.json()) as { data: { note_id: string }[] };
+          return new Set(data.map((h) => h.note_id).filter((id) => ids.includes(id))).size;
+        },
+        { timeout: 90_000, intervals: [500] },
+      )
+      .toBe(24);
+
+    await signIn(page);
+    await search(page, q);
+    const results = page.getByTestId('search-result');
+    await expect(results).toHaveCount(20);
+    const more = page.getByRole('button', { name: /Show more \(\d+ more\)/ });
+    await expect(more).toBeVisible();
+    const strongTotal = 20 + Number(/\((\d+) more\)/.exec((await more.textContent()) ?? '')?.[1]);
+    expect(strongTotal).toBeGreaterThanOrEqual(24);
+    await more.click();
+    await expect(results).toHaveCount(Math.min(strongTotal, 40));
+    for (const id of ids)
+      await expect(page.locator(`[data-testid="search-result"][data-note-id="${id}"]`)).toHaveCount(1);
+  } finally {
+    for (const id of ids)
+      await fetch(`${baseURL}/v1/notes/${id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
+  }
 });
