@@ -6,14 +6,26 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
+import { startSmtpCapture } from '../test/smtp-capture';
+import { MAILBOX_FILE } from './mailbox-file';
 import { STATE_DIR, type E2eState } from './state';
 
 const root = path.resolve(import.meta.dirname, '..');
 fs.rmSync(STATE_DIR, { recursive: true, force: true });
 fs.mkdirSync(STATE_DIR, { recursive: true });
 
+// Issue 15: a real SMTP server on 127.0.0.1 catches what the app emails (verification and reset
+// links, early-access requests); e2e/mailbox.ts reads what it caught.
+fs.writeFileSync(MAILBOX_FILE, '');
+const smtp = await startSmtpCapture({
+  onMail: (mail) => fs.appendFileSync(MAILBOX_FILE, `${JSON.stringify(mail)}\n`),
+});
+
 const env: NodeJS.ProcessEnv = {
   ...process.env,
+  SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+  // The operator of e2e/accounts-flow.ui.spec.ts, who signs up and verifies like anyone else.
+  ADMIN_EMAILS: 'operator@e2e.test',
   LOG_LEVEL: 'warn',
   // The UI tests point webhooks at a receiver on 127.0.0.1 and wait for four failures. Retries
   // 4 s apart: short, yet long enough that the delivery log (re-read every 3 s) shows a delivery
@@ -73,7 +85,7 @@ if (serverUrl) {
 fs.writeFileSync(path.join(STATE_DIR, 'state.json'), JSON.stringify({ ...state, accounts }, null, 2));
 
 const log = fs.openSync(state.serverLog, 'w');
-const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['scripts/start.ts'], {
+const child = spawn(process.execPath, ['scripts/start.mjs'], {
   cwd: root,
   env,
   stdio: ['ignore', log, 'inherit'],
@@ -84,6 +96,7 @@ const stop = (signal: NodeJS.Signals) => child.kill(signal);
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
 child.on('exit', async (code) => {
+  await smtp.close().catch(() => {});
   await dropDatabase?.().catch(() => {});
   if (state.dataDir) fs.rmSync(state.dataDir, { recursive: true, force: true });
   process.exit(code ?? 0);

@@ -39,7 +39,7 @@ export async function startTestApp(
   // The cron route waits for work falling due within its budget: short here.
   const cron = { secret: opts.env?.CRON_SECRET, openWithoutSecret: false, budgetMs: 1500 };
   // The settings app's sessions, signed with a test secret; next-auth takes the site's origin
-  // from the Host header, as `npm start` has it do (scripts/start.ts sets AUTH_TRUST_HOST too).
+  // from the Host header, as `npm start` has it do (scripts/prepare.ts sets AUTH_TRUST_HOST too).
   process.env.AUTH_TRUST_HOST ??= 'true';
   const auth = authSettings(parseEnv({ NEXTAUTH_SECRET: 'test-only-session-secret', ...opts.env }));
   const openapi = openApiDocumentSettings(parseEnv({ ...opts.env }));

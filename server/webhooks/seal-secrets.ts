@@ -74,7 +74,7 @@ const valuesOf = (row: StoredSecrets): [Column, string][] =>
 /**
  * Seals every plaintext secret (a stored value without the `enc:` prefix, from before secrets
  * were encrypted) under the box's current key. Returns how many values it sealed; cheap when
- * there are none (one query). Run at start-up (scripts/start.ts) and by the worker once per
+ * there are none (one query). Run at start-up (scripts/prepare.ts) and by the worker once per
  * process (run-due-work.ts), so an upgraded deployment stores no plaintext for long.
  */
 export async function sealLegacySecrets(db: Queryable, box: SecretBox): Promise<number> {

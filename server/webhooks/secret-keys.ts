@@ -19,7 +19,7 @@ const fileKeys = new Map<string, Buffer>();
 
 /**
  * The keys webhook signing secrets are sealed under at rest (issue 12 item 7): SECRETS_KEY, or
- * else a key generated once into `<DATA_DIR>/secrets-key` (mode 600), the way scripts/start.ts
+ * else a key generated once into `<DATA_DIR>/secrets-key` (mode 600), the way scripts/prepare.ts
  * keeps next-auth's secret, so a development install needs no setting and its secrets survive
  * restarts. SECRETS_PREVIOUS_KEYS still open what was sealed under them. Production must set
  * SECRETS_KEY (server/env.ts refuses to start without it under VERCEL_ENV=production).
