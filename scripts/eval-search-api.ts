@@ -9,8 +9,9 @@
 // --hour: then records a one-hour meeting and reports how soon it is searchable, and how fast
 // search answers meanwhile.
 //
-// Without --url it starts the service's handlers in this process over a fresh in-memory PGlite,
-// with the configured embedder (default: semantic) and the background worker, as `npm start` has.
+// Without --url it starts the service's handlers in this process over a fresh in-memory PGlite
+// (or a fresh database on TEST_DATABASE_URL's PostgreSQL), with the configured embedder (default:
+// semantic) and the background worker, as `npm start` has.
 import fs from 'node:fs';
 import { percentile } from './bench-stats';
 
@@ -42,7 +43,8 @@ if (!base) {
   const { createAccount, createApiKey } = await import('../server/accounts/accounts');
   const { assertDimensions } = await import('../server/search/embedding-dimensions');
   const env = getEnv();
-  const database = await createTestDatabase({ serverUrl: null });
+  // TEST_DATABASE_URL: a fresh database on that PostgreSQL server instead.
+  const database = await createTestDatabase({ serverUrl: process.env.TEST_DATABASE_URL ?? null });
   await assertDimensions(database.db, env.EMBEDDINGS_DIMENSIONS);
   let worker: { kick(): void; stop(): Promise<void> } | undefined;
   const services = { ...createServices(env), kick: () => worker?.kick() };
