@@ -198,12 +198,12 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
     const sentences = Array.from({ length: 20 }, (_, i) => `sentence ${i} `.padEnd(80, '.'));
     const batches = batchPieces(sentences);
     expect(batches.flat()).toEqual(sentences);
-    expect(batches.every((b) => b.length <= 8 && b.join('').length <= 900)).toBe(true);
-    expect(batches.length).toBe(Math.ceil(20 / 8));
-    const passages = ['p'.repeat(500), 'q'.repeat(400), 'r'.repeat(300), 's'.repeat(800)];
+    expect(batches.every((b) => b.length <= 8 && b.join('').length <= 400)).toBe(true);
+    expect(batches.length).toBe(Math.ceil(20 / 5));
+    const passages = ['p'.repeat(500), 'q'.repeat(300), 'r'.repeat(100), 's'.repeat(800)];
     expect(batchPieces(passages)).toEqual([
-      ['p'.repeat(500), 'q'.repeat(400)],
-      ['r'.repeat(300)],
+      ['p'.repeat(500)],
+      ['q'.repeat(300), 'r'.repeat(100)],
       ['s'.repeat(800)],
     ]);
   });

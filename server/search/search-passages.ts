@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client';
 import type { Services } from '../services';
-import { embedEach, embedOne } from './embed-checked';
+import { tokenize } from '../text/tokenize';
+import { embedOne } from './embed-checked';
 import { readSegmentVectors } from './index-meeting';
 import { passageText } from './make-passages';
 import { makeSnippet } from './make-snippet';
@@ -108,21 +109,24 @@ export async function searchPassages(
     // 0005 (until a reindex) have none, and a transcript changed since would not line up.
     return { row, own, stored: flat && flat.length === own.length * dims ? flat : null };
   });
-  const missing = candidates.flatMap((c) => (c.stored ? [] : c.own));
-  const fresh = new Map(
-    missing.length ? await embedEach(embedder, missing, (s) => s.content, { urgent: true }) : [],
-  );
+  // Without stored segment vectors (a meeting whose passages are stored and whose segments are
+  // still being embedded, for a few seconds; rows from before migration 0005 until a reindex),
+  // the segment sharing most of the query's words is the moment: the model is never run for
+  // them in the request — a search that hit a new one-hour meeting embedded a hundred segments
+  // and took 9 s.
+  const queryStems = new Set(tokenize(q).map((t) => t.token));
+  const wordsInCommon = (content: string) => {
+    let n = 0;
+    for (const stem of new Set(tokenize(content).map((t) => t.token))) if (queryStems.has(stem)) n++;
+    return n;
+  };
 
   const seen = new Set<string>();
   const hits: PassageHit[] = [];
   for (const { row, own, stored } of candidates) {
     if (hits.length >= limit) break;
-    const scoreOf = (segment: (typeof own)[number], j: number) => {
-      if (stored) return dot(stored, queryVector, j * dims);
-      const vector = fresh.get(segment);
-      if (!vector) throw new Error(`searchPassages: segment ${segment.sequence} was not embedded`);
-      return dot(vector, queryVector);
-    };
+    const scoreOf = (segment: (typeof own)[number], j: number) =>
+      stored ? dot(stored, queryVector, j * dims) : wordsInCommon(segment.content);
     let best = 0;
     let bestScore = -Infinity;
     for (const [j, segment] of own.entries()) {
