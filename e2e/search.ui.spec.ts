@@ -54,6 +54,24 @@ test('issue 13: a query over 256 characters gets a friendly message, not the val
   await expect(page.locator('body')).not.toContainText(/too_big|Too big|at most 256/i);
 });
 
+test('issue 15 item 4: a 300-character search typed in the box is not cut silently: it says how long it is and waits for a shorter one', async ({
+  page,
+}) => {
+  await signIn(page);
+  const long = 'what did we decide about the budget for the next quarter and who owns it '
+    .repeat(5)
+    .slice(0, 300);
+  const box = page.getByLabel('Search your meetings');
+  await box.fill(long);
+  await expect(box).toHaveValue(long);
+  await expect(page.getByText('That search is 300 characters; searches can be up to 256.')).toBeVisible();
+  await expect(box).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('button', { name: 'Search', exact: true })).toBeDisabled();
+  await box.fill(long.slice(0, 200));
+  await expect(page.getByText(/searches can be up to 256/)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Search', exact: true })).toBeEnabled();
+});
+
 test('issue 13 item 4: twenty results are shown, and "Show more" lists the rest', async ({
   page,
   baseURL,

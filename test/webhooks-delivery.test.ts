@@ -1,7 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import net, { type AddressInfo } from 'node:net';
 import { and, count, eq, inArray, type SQL } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveries, deliveryAttempts, emails, events } from '../server/db/schema';
@@ -11,6 +10,7 @@ import { createServices } from '../server/services';
 import { claimDeliveries } from '../server/webhooks/dispatch-deliveries';
 import { reenableEndpointOrThrow } from '../server/webhooks/endpoints';
 import type { Resolver } from '../server/webhooks/url-guard';
+import { startSmtpCapture } from './smtp-capture';
 import { startTestApp, type TestApp } from './test-app';
 import { Receiver } from './webhook-receiver';
 
@@ -27,54 +27,6 @@ const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SIGNATURE = /^t=(\d+),v1=([0-9a-f]{64})$/;
 const stripe = new Stripe('sk_test_x');
-
-// ---------------------------------------------------------------------------------------------
-// A real SMTP server capturing what the app sends.
-
-interface Mail {
-  to: string[];
-  subject: string;
-  raw: string;
-}
-
-function decodeHeader(value: string): string {
-  return value
-    .replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g, (_m, _charset, enc: string, text: string) =>
-      enc.toUpperCase() === 'B'
-        ? Buffer.from(text, 'base64').toString('utf8')
-        : Buffer.from(
-            text
-              .replace(/_/g, ' ')
-              .replace(/=([0-9A-Fa-f]{2})/g, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
-            'latin1',
-          ).toString('utf8'),
-    )
-    .replace(/\?=\s+=\?/g, '');
-}
-
-async function startSmtp(): Promise<{ server: SMTPServer; port: number; mails: Mail[] }> {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    secure: false,
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const head = raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
-        const subject = decodeHeader(/^subject:\s*(.*)$/im.exec(head)?.[1] ?? '');
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), subject, raw });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = ((server as unknown as { server: net.Server }).server.address() as AddressInfo).port;
-  return { server, port, mails };
-}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -104,14 +56,15 @@ const hmac = (secret: string, t: number, body: string) =>
   createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
 
 let receiver: Receiver;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
+// A real SMTP server capturing what the app sends.
+let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;
 let app: TestApp;
 let quiet: TestApp;
 
 beforeAll(async () => {
   receiver = new Receiver();
   await receiver.start();
-  smtp = await startSmtp();
+  smtp = await startSmtpCapture();
   app = await startTestApp({
     env: {
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
@@ -136,7 +89,7 @@ afterAll(async () => {
   await app?.close();
   await quiet?.close();
   await receiver?.close();
-  await new Promise((resolve) => (smtp ? smtp.server.close(() => resolve(undefined)) : resolve(undefined)));
+  await smtp?.close();
 });
 
 async function createEndpoint(a: TestApp, key: string, url: string, eventNames?: string[], form?: 'A' | 'B') {

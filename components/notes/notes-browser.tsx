@@ -7,9 +7,8 @@ import { PageHeader } from '../ui/card';
 import { SelectField, TextField } from '../ui/field';
 import { NoteList } from './note-list';
 import { isPlatform, PLATFORM_LABELS, PLATFORMS } from './note-format';
-import { SearchResults } from './search-results';
+import { SEARCH_MAX_CHARS, SearchResults } from './search-results';
 
-const SEARCH_MAX_CHARS = 256;
 /** At most this many pages come back from a URL (20 notes each). */
 const MAX_PAGES = 50;
 
@@ -88,14 +87,20 @@ export function NotesBrowser() {
                 type="search"
                 value={draft}
                 onChange={(e) => setDraft(e.target.value)}
-                maxLength={SEARCH_MAX_CHARS}
+                // No maxLength: a pasted question is not cut silently; it is told it is too long
+                // (a too-long search from the address is explained where its results would be).
+                error={
+                  draft.length > SEARCH_MAX_CHARS && draft !== q
+                    ? `That search is ${draft.length} characters; searches can be up to ${SEARCH_MAX_CHARS}. Try a shorter phrase.`
+                    : null
+                }
                 placeholder="e.g. budget for the launch"
                 autoComplete="off"
                 enterKeyHint="search"
               />
             </div>
             <div className="flex gap-2">
-              <Button type="submit" disabled={!draft.trim()}>
+              <Button type="submit" disabled={!draft.trim() || draft.length > SEARCH_MAX_CHARS}>
                 Search
               </Button>
               {q || draft ? (
