@@ -4,7 +4,7 @@ import { accountEmailVerified, createAccount, findAccountByEmail } from '../serv
 import { accountAuditLog, accounts, accountTokens, authSessions, emails } from '../server/db/schema';
 import { INVALID_VERIFICATION_LINK } from '../server/auth/email-verification';
 import { INVALID_RESET_LINK } from '../server/auth/password-reset';
-import { BrowserSession } from './browser-session';
+import { BrowserSession, trpcError } from './browser-session';
 import { type CapturedMail, linkIn, startSmtpCapture } from './smtp-capture';
 import { startTestApp, type TestApp } from './test-app';
 
@@ -50,15 +50,6 @@ async function lastMailTo(address: string, subject: string | RegExp): Promise<Ca
 }
 
 const tokenOf = (link: URL) => link.searchParams.get('token') ?? '';
-
-const trpcError = (
-  code: string,
-  httpStatus: number,
-  path: string,
-  message: unknown = expect.any(String),
-) => ({
-  error: { message, code: expect.any(Number), data: { code, httpStatus, path } },
-});
 
 /** Signs up through the settings app and signs in: the account is unverified. */
 async function signedUp(tag: string) {

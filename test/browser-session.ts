@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 // A browser's side of the settings app over plain HTTP: a cookie jar, next-auth's CSRF dance,
 // sign-in and sign-out as next-auth's client posts them, and tRPC calls as its client makes them.
 
@@ -110,3 +111,13 @@ export class BrowserSession {
     });
   }
 }
+
+/** tRPC's error envelope for one call (not a batch), to compare a settings-app answer with. */
+export const trpcError = (
+  code: string,
+  httpStatus: number,
+  path: string,
+  message: unknown = expect.any(String),
+) => ({
+  error: { message, code: expect.any(Number), data: { code, httpStatus, path } },
+});

@@ -8,7 +8,7 @@ import { NO_ACCOUNT_HASH } from '../server/auth/auth-options';
 import { accounts, authSessions, emails, rateLimitCounters } from '../server/db/schema';
 import { overrideEnv, restoreEnv } from './env';
 import { seedDemo } from '../server/seed/seed-demo';
-import { BrowserSession } from './browser-session';
+import { BrowserSession, trpcError } from './browser-session';
 import { uploadUntilAnswered } from './stream-upload';
 import { startTestApp, type TestApp } from './test-app';
 
@@ -55,16 +55,6 @@ async function awayFromWindowEdge(windowMinutes: number) {
   const left = size - (Date.now() % size);
   if (left < 90_000) await new Promise((r) => setTimeout(r, left + 1000));
 }
-
-/** tRPC's error envelope for one call (not a batch). */
-const trpcError = (
-  code: string,
-  httpStatus: number,
-  path: string,
-  message: unknown = expect.any(String),
-) => ({
-  error: { message, code: expect.any(Number), data: { code, httpStatus, path } },
-});
 
 describe('issue 8 item 1: bounded requests on the settings app', () => {
   it("issue 8: a tRPC body over 64 KiB with Content-Length is refused with 413 in tRPC's envelope, and nothing is created", async () => {

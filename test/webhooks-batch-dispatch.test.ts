@@ -1,17 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { count, eq, inArray } from 'drizzle-orm';
 import type { Logger } from 'drizzle-orm/logger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  accounts,
-  deliveries,
-  deliveryAttempts,
-  emails,
-  events,
-  webhookEndpoints,
-} from '../server/db/schema';
+import { accounts, deliveries, deliveryAttempts, emails, webhookEndpoints } from '../server/db/schema';
 import { parseEnv } from '../server/env';
 import { createServices, type Services } from '../server/services';
 import { dispatchDueDeliveries } from '../server/webhooks/dispatch-batch';
@@ -22,6 +14,7 @@ import {
   type WebhookDeps,
 } from '../server/webhooks/dispatch-deliveries';
 import { runDueWork } from '../server/worker/run-due-work';
+import { insertDueDeliveries } from './due-deliveries';
 import { startTestApp, type TestApp } from './test-app';
 import { Receiver } from './webhook-receiver';
 
@@ -67,39 +60,12 @@ async function createEndpoint(key: string, url: string) {
   return res.json as { id: string };
 }
 
-/** n pending deliveries of one event to the endpoint, due now (attemptsMade made already). */
-async function insertDue(
+const insertDue = (
   accountId: string,
   endpointId: string,
   n: number,
-  opts: { attemptsMade?: number; dueAt?: Date } = {},
-): Promise<string[]> {
-  const eventId = randomUUID();
-  const at = new Date(Date.now() - 1000);
-  await app.db
-    .insert(events)
-    .values({ id: eventId, accountId, type: 'meeting.started', data: {}, createdAt: at });
-  const ids = Array.from({ length: n }, () => randomUUID());
-  for (let i = 0; i < n; i += 250) {
-    await app.db.insert(deliveries).values(
-      ids.slice(i, i + 250).map((id, j) => ({
-        id,
-        endpointId,
-        eventId,
-        event: 'meeting.started' as const,
-        payload: JSON.stringify({
-          event: 'meeting.started',
-          created_at: at.toISOString(),
-          data: { n: i + j },
-        }),
-        attemptsMade: opts.attemptsMade ?? 0,
-        nextAttemptAt: opts.dueAt ?? at,
-        createdAt: at,
-      })),
-    );
-  }
-  return ids;
-}
+  opts?: { attemptsMade?: number; dueAt?: Date },
+) => insertDueDeliveries(app.db, accountId, endpointId, n, opts);
 
 function perDelivery(paths: string[]): Map<string, number> {
   const seen = new Map<string, number>();

@@ -10,6 +10,7 @@ import { createServices } from '../server/services';
 import { claimDeliveries } from '../server/webhooks/dispatch-deliveries';
 import { reenableEndpointOrThrow } from '../server/webhooks/endpoints';
 import type { Resolver } from '../server/webhooks/url-guard';
+import { insertDueDeliveries } from './due-deliveries';
 import { startSmtpCapture } from './smtp-capture';
 import { startTestApp, type TestApp } from './test-app';
 import { Receiver } from './webhook-receiver';
@@ -621,43 +622,11 @@ describe('URL check at delivery time (D12)', () => {
 });
 
 describe('concurrent and dying dispatchers (D11, D20)', () => {
-  async function insertPending(
-    a: TestApp,
-    accountId: string,
-    endpointId: string,
-    n: number,
-  ): Promise<string[]> {
-    const eventId = randomUUID();
-    const at = new Date(Date.now() - 1000);
-    await a.db
-      .insert(events)
-      .values({ id: eventId, accountId, type: 'meeting.started', data: {}, createdAt: at });
-    const ids = Array.from({ length: n }, () => randomUUID());
-    for (let i = 0; i < n; i += 250) {
-      await a.db.insert(deliveries).values(
-        ids.slice(i, i + 250).map((id, j) => ({
-          id,
-          endpointId,
-          eventId,
-          event: 'meeting.started' as const,
-          payload: JSON.stringify({
-            event: 'meeting.started',
-            created_at: at.toISOString(),
-            data: { n: i + j },
-          }),
-          nextAttemptAt: at,
-          createdAt: at,
-        })),
-      );
-    }
-    return ids;
-  }
-
   it('D11, D20: four dispatchers racing over 1,000 due deliveries send each exactly once', async () => {
     const { key, account } = await quiet.createAccount();
     const target = receiver.path('race');
     const endpoint = await createEndpoint(quiet, key, target.url, ['meeting.started']);
-    const ids = await insertPending(quiet, account.id, endpoint.id, 1000);
+    const ids = await insertDueDeliveries(quiet.db, account.id, endpoint.id, 1000);
 
     const runs = await Promise.all(
       Array.from({ length: 4 }, () => runDueWork(quiet.db, quiet.services, { budgetMs: 60_000 })),
@@ -691,7 +660,7 @@ describe('concurrent and dying dispatchers (D11, D20)', () => {
     const { key, account } = await quiet.createAccount();
     const target = receiver.path('lease');
     const endpoint = await createEndpoint(quiet, key, target.url, ['meeting.started']);
-    const ids = await insertPending(quiet, account.id, endpoint.id, 5);
+    const ids = await insertDueDeliveries(quiet.db, account.id, endpoint.id, 5);
 
     // A dispatcher claims them and dies before attempting.
     const claimed = await claimDeliveries(quiet.db, 5);
