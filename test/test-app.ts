@@ -22,6 +22,8 @@ export async function startTestApp(
     env?: Record<string, string>;
     services?: Partial<Services>;
     worker?: boolean;
+    /** The API's clock (key expiry, rate-limit windows), for tests that move time. */
+    now?: () => Date;
   } = {},
 ) {
   const database = await createTestDatabase(opts);
@@ -43,7 +45,14 @@ export async function startTestApp(
   process.env.AUTH_TRUST_HOST ??= 'true';
   const auth = authSettings(parseEnv({ NEXTAUTH_SECRET: 'test-only-session-secret', ...opts.env }));
   const openapi = openApiDocumentSettings(parseEnv({ ...opts.env }));
-  const handlers = createAppHandlers({ getDatabase: async () => database, services, cron, auth, openapi });
+  const handlers = createAppHandlers({
+    getDatabase: async () => database,
+    services,
+    cron,
+    auth,
+    openapi,
+    ...(opts.now && { now: opts.now }),
+  });
   const server = await serveNode((path) => routeFor(handlers, path));
   let accounts = 0;
   // Issue 11: every /v1 answer is checked against the published document of its form.

@@ -149,6 +149,9 @@ describe('settings procedures', () => {
       lastFour: created.plaintext.slice(-4),
       createdAt: expect.any(String),
       lastUsedAt: expect.any(String),
+      expiresAt: null,
+      rolledTo: null,
+      usage: { today: 1, thisMinute: expect.any(Number), last7Days: expect.any(Array) },
     });
     expect(JSON.stringify(await ui.keys.list())).not.toContain(created.plaintext.slice(8, 30));
     await ui.keys.revoke({ id: created.key.id });

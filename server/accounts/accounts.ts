@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { accounts, apiKeys } from '../db/schema';
 import { DEFAULT_FORM, type FormName, type Plan } from '../domain';
@@ -154,32 +154,64 @@ export interface CreatedApiKey {
 export const MAX_ACTIVE_API_KEYS = 20;
 
 /**
- * Creates a key (D15), the account's 21st active one refused (D22). The account row is locked
- * while the keys are counted, so concurrent creations cannot pass the cap together.
+ * A key that still works at `now`: unrevoked and unexpired (issue 15 item 3). A rolled key in
+ * its overlap is one of them, so it counts towards D22's 20 until the overlap ends.
+ */
+export function usableKey(now: Date | SQL = sql`now()`): SQL {
+  const at = now instanceof Date ? sql`${now.toISOString()}::timestamptz` : now;
+  return and(isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, at))) as SQL;
+}
+
+/** The longest expiry a key can be given at creation. */
+export const MAX_KEY_LIFETIME_MS = 3 * 365 * 86_400_000;
+
+/** Refuses (400) an expiry that is not in the future or lies beyond MAX_KEY_LIFETIME_MS. */
+export function checkKeyExpiry(expiresAt: Date | null | undefined, now = new Date()): void {
+  if (expiresAt == null) return;
+  if (Number.isNaN(expiresAt.getTime())) throw validationError('The expiry must be a valid date');
+  if (expiresAt.getTime() <= now.getTime()) throw validationError('The expiry must be in the future');
+  if (expiresAt.getTime() - now.getTime() > MAX_KEY_LIFETIME_MS)
+    throw validationError('A key can expire at most 3 years from now');
+}
+
+/**
+ * D22 inside a transaction: locks the account row (so concurrent creations cannot pass the cap
+ * together) and refuses a key beyond the cap, saying `refusal` for what to do instead.
+ */
+export async function lockAccountForNewKey(
+  tx: Queryable,
+  accountId: string,
+  refusal = 'revoke one before creating another',
+): Promise<void> {
+  const [account] = await tx
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.id, accountId))
+    .for('update');
+  if (!account) throw notFound('Account');
+  const [active] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.accountId, accountId), usableKey()));
+  if (Number(active?.n ?? 0) >= MAX_ACTIVE_API_KEYS) {
+    throw conflict(`An account can have at most ${MAX_ACTIVE_API_KEYS} active API keys; ${refusal}`);
+  }
+}
+
+/**
+ * Creates a key (D15), the account's 21st active one refused (D22), optionally expiring at
+ * `expiresAt` (issue 15 item 3).
  */
 export async function createApiKey(
   db: Queryable,
-  input: { accountId: string; form?: FormName; name?: string },
+  input: { accountId: string; form?: FormName; name?: string; expiresAt?: Date | null },
 ): Promise<CreatedApiKey> {
   const name = input.name?.trim() ?? '';
   if (!isStorableText(name))
     throw validationError('The key name must not contain NUL characters or unpaired surrogates');
+  checkKeyExpiry(input.expiresAt);
   return db.transaction(async (tx) => {
-    const [account] = await tx
-      .select({ id: accounts.id })
-      .from(accounts)
-      .where(eq(accounts.id, input.accountId))
-      .for('update');
-    if (!account) throw notFound('Account');
-    const [active] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(apiKeys)
-      .where(and(eq(apiKeys.accountId, input.accountId), isNull(apiKeys.revokedAt)));
-    if (Number(active?.n ?? 0) >= MAX_ACTIVE_API_KEYS) {
-      throw conflict(
-        `An account can have at most ${MAX_ACTIVE_API_KEYS} active API keys; revoke one before creating another`,
-      );
-    }
+    await lockAccountForNewKey(tx, input.accountId);
     const plaintext = generateApiKey();
     const [key] = await tx
       .insert(apiKeys)
@@ -188,6 +220,7 @@ export async function createApiKey(
         accountId: input.accountId,
         name,
         form: input.form ?? DEFAULT_FORM,
+        expiresAt: input.expiresAt ?? null,
         ...describeApiKey(plaintext),
       })
       .returning();
@@ -223,6 +256,6 @@ export async function listApiKeys(db: Queryable, accountId: string): Promise<Api
   return db
     .select()
     .from(apiKeys)
-    .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.accountId, accountId), usableKey()))
     .orderBy(sql`${apiKeys.createdAt} desc`);
 }

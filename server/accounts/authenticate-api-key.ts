@@ -1,6 +1,5 @@
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../db/client';
-import { accounts, apiKeys } from '../db/schema';
 import type { FormName, Plan } from '../domain';
 import { consumeRateLimits, rateLimitResult, type RateLimitResult } from '../rate-limit/consume-rate-limit';
 import type { RateLimitRule } from '../rate-limit/plan-limits';
@@ -15,36 +14,89 @@ export interface ApiPrincipal {
 /** last_used_at is written at most once a minute per key, so busy keys do not write on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** The principal behind a bearer token, or null for a missing, unknown or revoked key (D15). */
-export async function authenticateApiKey(db: Queryable, token: string | null): Promise<ApiPrincipal | null> {
+/**
+ * The principal behind a bearer token, or null for a missing, unknown, revoked or expired key
+ * (D15; issue 15 item 3). One statement: the lookup, the request counted in the key's usage and
+ * the once-a-minute last_used_at write. The recorder API (D16) authenticates this way; /v1 uses
+ * authenticateAndCount, which also counts the rate-limit windows.
+ */
+export async function authenticateApiKey(
+  db: Queryable,
+  token: string | null,
+  now: Date = new Date(),
+): Promise<ApiPrincipal | null> {
   if (!token || !looksLikeApiKey(token)) return null;
-  const [row] = await db
-    .select({
-      keyId: apiKeys.id,
-      form: apiKeys.form,
-      lastUsedAt: apiKeys.lastUsedAt,
-      accountId: accounts.id,
-      plan: accounts.plan,
-      dailyLimit: accounts.dailyLimit,
-      earlyAccess: accounts.earlyAccess,
-    })
-    .from(apiKeys)
-    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-    .where(and(eq(apiKeys.keyHash, hashApiKey(token)), isNull(apiKeys.revokedAt)));
-  if (!row) return null;
-  const now = Date.now();
-  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-    const staleBefore = new Date(now - LAST_USED_RESOLUTION_MS);
-    await db
-      .update(apiKeys)
-      .set({ lastUsedAt: new Date(now) })
-      .where(
-        and(eq(apiKeys.id, row.keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore))),
-      );
-  }
+  const [row] = await queryRows<PrincipalRow>(
+    db,
+    sql`with principal as (${principalSql(token, now)}),
+          ${keyUsageSql(now)}
+          select p.key_id, p.key_form, p.account_id, p.plan, p.daily_limit, p.early_access from principal p`,
+  );
+  return row ? principalOf(row) : null;
+}
+
+/** The key behind a token, usable at `now` (unrevoked and unexpired), with its account. */
+function principalSql(token: string, now: Date, form?: FormName) {
+  return sql`select k.id as key_id, k.form as key_form, a.id as account_id, a.plan, a.daily_limit,
+                    a.early_access, coalesce(${form ?? null}::text, k.form) as form
+             from api_keys k join accounts a on a.id = k.account_id
+             where k.key_hash = ${hashApiKey(token)} and k.revoked_at is null
+               and (k.expires_at is null or k.expires_at > ${now.toISOString()}::timestamptz)`;
+}
+
+/** How many days of per-key usage are kept: the settings app charts the last 7. */
+export const KEY_USAGE_RETENTION_DAYS = 31;
+
+/**
+ * CTEs over `principal` that count the request in its key's usage (issue 15 item 3: requests
+ * per UTC day and in the latest clock minute, whether or not a rate limit then refuses it),
+ * prune the key's days past retention as it starts a new one, and write last_used_at at most
+ * once a minute (D15).
+ */
+function keyUsageSql(now: Date) {
+  const day = now.toISOString().slice(0, 10);
+  const minute = new Date(Math.floor(now.getTime() / 60_000) * 60_000).toISOString();
+  const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
+  return sql`used as (
+            insert into api_key_usage as u (key_id, day, requests, minute_start, minute_requests)
+            select p.key_id, ${day}::date, 1, ${minute}::timestamptz, 1 from principal p
+            on conflict (key_id, day) do update set
+              requests = u.requests + 1,
+              minute_requests = case when u.minute_start = excluded.minute_start then u.minute_requests + 1
+                                     when u.minute_start < excluded.minute_start then 1
+                                     else u.minute_requests end,
+              minute_start = greatest(u.minute_start, excluded.minute_start)
+            returning u.key_id, u.day, u.requests
+          ),
+          usage_pruned as (
+            delete from api_key_usage o using used n
+            where n.requests = 1 and o.key_id = n.key_id and o.day < n.day - ${KEY_USAGE_RETENTION_DAYS}::int
+          ),
+          touched as (
+            update api_keys k set last_used_at = ${now.toISOString()}::timestamptz
+            from principal p
+            where k.id = p.key_id and (k.last_used_at is null or k.last_used_at < ${staleBefore}::timestamptz)
+          )`;
+}
+
+interface PrincipalRow extends Record<string, unknown> {
+  key_id: string;
+  key_form: FormName;
+  account_id: string;
+  plan: Plan;
+  daily_limit: number | string | null;
+  early_access: boolean;
+}
+
+function principalOf(row: PrincipalRow): ApiPrincipal {
   return {
-    key: { id: row.keyId, form: row.form, accountId: row.accountId },
-    account: { id: row.accountId, plan: row.plan, dailyLimit: row.dailyLimit, earlyAccess: row.earlyAccess },
+    key: { id: row.key_id, form: row.key_form, accountId: row.account_id },
+    account: {
+      id: row.account_id,
+      plan: row.plan,
+      dailyLimit: row.daily_limit === null ? null : Number(row.daily_limit),
+      earlyAccess: row.early_access,
+    },
   };
 }
 
@@ -69,8 +121,8 @@ const PARTIAL_COUNT = 'rate limit: one window refused after another counted';
 /**
  * Authenticates a /v1 request and counts it against its form's rate-limit windows in one SQL
  * statement (issue 14 item 2): the key lookup, the counts (D14, D22) and the once-a-minute
- * last_used_at write (D15) are one round trip. Null for a missing, unknown or revoked key, which
- * counts nothing.
+ * last_used_at write (D15) and the key's usage (issue 15 item 3) are one round trip. Null for a
+ * missing, unknown, revoked or expired key, which counts nothing.
  *
  * The same guarantees as consumeRateLimits: each window's upsert admits only while its count is
  * below its limit, whatever runs concurrently, and a request is counted in all of its windows or
@@ -98,17 +150,11 @@ export async function authenticateAndCount(
       return sql`(${form}::text, ${position}::int, (${w.bucket})::text, ${w.start.toISOString()}::timestamptz, (${w.limit})::int)`;
     }),
   );
-  const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
   let rows: CountRow[];
   try {
     rows = await queryRows<CountRow>(
       db,
-      sql`with principal as (
-            select k.id as key_id, k.form as key_form, a.id as account_id, a.plan, a.daily_limit,
-                   a.early_access, coalesce(${opts.form ?? null}::text, k.form) as form
-            from api_keys k join accounts a on a.id = k.account_id
-            where k.key_hash = ${hashApiKey(token)} and k.revoked_at is null
-          ),
+      sql`with principal as (${principalSql(token, now, opts.form)}),
           windows as (
             select w.position, w.bucket, w.window_start, w.lim
             from principal p
@@ -134,11 +180,7 @@ export async function authenticateAndCount(
             delete from rate_limit_counters c using counted n
             where n.count = 1 and c.bucket = n.bucket and c.window_start < n.window_start
           ),
-          touched as (
-            update api_keys k set last_used_at = ${now.toISOString()}::timestamptz
-            from principal p
-            where k.id = p.key_id and (k.last_used_at is null or k.last_used_at < ${staleBefore.toISOString()}::timestamptz)
-          )
+          ${keyUsageSql(now)}
           select p.key_id, p.key_form, p.account_id, p.plan, p.daily_limit, p.early_access, p.form,
                  (select json_agg(json_build_array(s.count, n.count) order by w.position)::text
                   from windows w
@@ -154,15 +196,7 @@ export async function authenticateAndCount(
   }
   const [row] = rows;
   if (!row) return null;
-  const principal: ApiPrincipal = {
-    key: { id: row.key_id, form: row.key_form, accountId: row.account_id },
-    account: {
-      id: row.account_id,
-      plan: row.plan,
-      dailyLimit: row.daily_limit === null ? null : Number(row.daily_limit),
-      earlyAccess: row.early_access,
-    },
-  };
+  const principal = principalOf(row);
   const form = row.form;
   const windows = rules[form].map((rule) => rule.window(principal, now));
   const counts = JSON.parse(row.counts ?? '[]') as [seen: number, counted: number | null][];
@@ -182,13 +216,7 @@ export async function authenticateAndCount(
   return { principal, form, limit: rateLimitResult(refused, null, now) };
 }
 
-interface CountRow extends Record<string, unknown> {
-  key_id: string;
-  key_form: FormName;
-  account_id: string;
-  plan: Plan;
-  daily_limit: number | string | null;
-  early_access: boolean;
+interface CountRow extends PrincipalRow {
   form: FormName;
   counts: string | null;
 }
@@ -198,7 +226,7 @@ async function countTheSlowWay(
   token: string,
   opts: { form?: FormName; rules: Record<FormName, readonly RateLimitRule[]>; now: Date },
 ): Promise<CountedRequest | null> {
-  const principal = await authenticateApiKey(db, token);
+  const principal = await authenticateApiKey(db, token, opts.now);
   if (!principal) return null;
   const form = opts.form ?? principal.key.form;
   const windows = opts.rules[form].map((rule) => rule.window(principal, opts.now));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../db/client';
 import { accountAuditLog, accounts, apiKeys } from '../db/schema';
 import type { FormName, Plan } from '../domain';
@@ -14,6 +14,7 @@ import {
   createAccountWithKey,
   createApiKey,
   getAccountOrThrow,
+  usableKey,
   revokeApiKey,
   updateAccount,
 } from './accounts';
@@ -140,7 +141,8 @@ export async function listAccountsForOperator(
           a.email_verified_at, a.created_at,
           coalesce((select c.count from rate_limit_counters c
                     where c.bucket = 'account:' || a.id::text and c.window_start = ${dayStart.toISOString()}), 0) as usage_today,
-          (select count(*) from api_keys k where k.account_id = a.id and k.revoked_at is null) as active_keys,
+          (select count(*) from api_keys k where k.account_id = a.id and k.revoked_at is null
+                 and (k.expires_at is null or k.expires_at > now())) as active_keys,
           (select count(*) from webhook_endpoints e where e.account_id = a.id) as endpoints,
           count(*) over () as total
         from accounts a
@@ -193,7 +195,7 @@ export async function getAccountForOperator(
   const keys = await db
     .select()
     .from(apiKeys)
-    .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.accountId, accountId), usableKey()))
     .orderBy(desc(apiKeys.createdAt));
   const entries = await db
     .select()

@@ -3,6 +3,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   doublePrecision,
   index,
   integer,
@@ -78,6 +79,13 @@ export const apiKeys = pgTable(
     createdAt: ms('created_at').notNull().defaultNow(),
     lastUsedAt: ms('last_used_at'),
     revokedAt: ms('revoked_at'),
+    /**
+     * Issue 15 item 3: the key stops working at this instant (an expiry chosen at creation, or
+     * the end of a roll's overlap); null never expires.
+     */
+    expiresAt: ms('expires_at'),
+    /** The key that replaced this one when it was rolled; its overlap ends at expires_at. */
+    rolledTo: uuid('rolled_to'),
   },
   (t) => [
     uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
@@ -173,6 +181,26 @@ export const rateLimitCounters = pgTable(
     count: integer('count').notNull(),
   },
   (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
+);
+
+/**
+ * Issue 15 item 3: requests made with one key, per UTC day, and in the latest clock minute seen
+ * that day (minute_start, minute_requests): one row per key and day, written in the statement
+ * that authenticates the request. Rows older than the chart's reach are pruned as a key starts
+ * a new day.
+ */
+export const apiKeyUsage = pgTable(
+  'api_key_usage',
+  {
+    keyId: uuid('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    requests: integer('requests').notNull(),
+    minuteStart: ms('minute_start').notNull(),
+    minuteRequests: integer('minute_requests').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.day] })],
 );
 
 /**

@@ -28,7 +28,7 @@ const answerResponse = (answer: StoredAnswer) =>
     : new Response(null, { status: answer.status });
 
 /** The recorder API (D16): the account's API keys, Form A error bodies, not rate limited. */
-export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' | 'services'>) {
+export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' | 'services' | 'now'>) {
   const dispatch = createOpenApiDispatcher<RestContext>(recorderRouter, RECORDER_PREFIX);
   return async function handleRecorder(request: Request): Promise<Response> {
     const requestId = randomUUID();
@@ -38,8 +38,12 @@ export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' |
       const { pathname } = new URL(request.url);
       if (hasMalformedPathEncoding(pathname)) throw malformedPathError();
       const { db } = await deps.getDatabase();
-      const principal = await authenticateApiKey(db, bearerToken(request.headers.get('authorization')));
-      if (!principal) throw new AppError('invalid_api_key', 'Missing, invalid or revoked API key');
+      const principal = await authenticateApiKey(
+        db,
+        bearerToken(request.headers.get('authorization')),
+        deps.now?.() ?? new Date(),
+      );
+      if (!principal) throw new AppError('invalid_api_key', 'Missing, invalid, revoked or expired API key');
       const idempotencyKey =
         request.method === 'POST' ? parseIdempotencyKey(request.headers.get('idempotency-key')) : null;
       if (!dispatch.offers(request)) throw noSuchEndpoint(request);

@@ -74,7 +74,7 @@ const COMMON_ERRORS: ErrorCode[] = [
 
 const DESCRIPTIONS: Record<ErrorCode, string> = {
   invalid_request: 'A parameter is missing or malformed.',
-  invalid_api_key: 'The API key is missing, invalid or revoked.',
+  invalid_api_key: 'The API key is missing, invalid, revoked or expired.',
   forbidden: 'The account has no early access to the API.',
   not_found: 'The resource does not exist or belongs to another account.',
   conflict: 'The resource already exists or is in a conflicting state.',

@@ -100,7 +100,7 @@ export const SAMPLE_DELIVERY_ATTEMPT: DeliveryAttemptRecord = {
 /** One error per code, with a message the server writes for it. */
 export const SAMPLE_ERRORS: Record<ErrorCode, AppError> = {
   invalid_request: new AppError('invalid_request', 'limit must be an integer'),
-  invalid_api_key: new AppError('invalid_api_key', 'Missing, invalid or revoked API key'),
+  invalid_api_key: new AppError('invalid_api_key', 'Missing, invalid, revoked or expired API key'),
   forbidden: new AppError('forbidden', 'API access is limited to early-access accounts'),
   not_found: new AppError('not_found', 'Note not found'),
   conflict: new AppError(

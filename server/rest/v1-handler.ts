@@ -44,7 +44,7 @@ export function createV1Handler(deps: V1HandlerDeps) {
         rules,
         now: now(),
       });
-      if (!counted) throw new AppError('invalid_api_key', 'Missing, invalid or revoked API key');
+      if (!counted) throw new AppError('invalid_api_key', 'Missing, invalid, revoked or expired API key');
       const { principal, form: formName, limit } = counted;
       form = FORMS[formName];
 

@@ -33,6 +33,8 @@ export interface AppDeps {
   auth?: AuthSettings;
   /** The public URL and proxy trust the OpenAPI documents take their servers from (issue 11). */
   openapi?: OpenApiDocumentSettings;
+  /** The API's clock (key expiry, rate-limit windows); tests move it. */
+  now?(): Date;
 }
 
 export function createAppHandlers(deps: AppDeps): AppHandlers {
