@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'drizzle-orm/logger';
 import postgres from 'postgres';
 import { migrateDatabase, openPglite, openPostgres, type Database } from '../server/db/client';
+import { pgliteTemplate } from './pglite-template';
 
 /**
  * A fresh, migrated database for one test file: PGlite in memory by default, or a new
@@ -13,7 +14,10 @@ export async function createTestDatabase(
   // serverUrl: null forces PGlite; a URL picks that server; undefined follows TEST_DATABASE_URL.
   const serverUrl = opts.serverUrl === undefined ? process.env.TEST_DATABASE_URL : opts.serverUrl;
   if (!serverUrl) {
-    const database = await openPglite(null, opts);
+    // From the migrated template vitest's global setup dumped (test/pglite-template.ts), when
+    // there is one; migrateDatabase then finds nothing to do.
+    const template = pgliteTemplate();
+    const database = await openPglite(null, { ...opts, ...(template && { loadDataDir: template }) });
     await migrateDatabase(database);
     return database;
   }

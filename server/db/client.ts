@@ -78,7 +78,13 @@ function lockDataDir(dataDir: string): () => void {
   throw new Error(`Could not lock ${dataDir}`);
 }
 
-export async function openPglite(dataDir: string | null, opts: { logger?: Logger } = {}): Promise<Database> {
+export async function openPglite(
+  dataDir: string | null,
+  opts: {
+    logger?: Logger /** A dumpDataDir() tarball to start from (the tests' migrated template). */;
+    loadDataDir?: Blob;
+  } = {},
+): Promise<Database> {
   const [{ PGlite }, { vector }, { drizzle }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite-pgvector'),
@@ -90,7 +96,11 @@ export async function openPglite(dataDir: string | null, opts: { logger?: Logger
     release = lockDataDir(dataDir);
   }
   try {
-    const client = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { vector } });
+    const client = await PGlite.create({
+      ...(dataDir ? { dataDir } : {}),
+      ...(opts.loadDataDir && { loadDataDir: opts.loadDataDir }),
+      extensions: { vector },
+    });
     const db = drizzle({ client, schema, ...(opts.logger && { logger: opts.logger }) }) as unknown as Db;
     return {
       db,
