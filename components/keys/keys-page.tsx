@@ -21,7 +21,7 @@ export function KeysPage() {
     <div className="space-y-6">
       <PageHeader
         title="API keys"
-        description="Keys authenticate calls to the /v1 API for this account. We store only a hash: a key is shown once, when you create it."
+        description="Keys authenticate calls to the /v1 API for this account. We store only a hash: a key is shown once, when you create or roll it."
         actions={
           <Link
             href="/docs"
@@ -58,9 +58,16 @@ export function KeysPage() {
       ) : null}
 
       <section aria-labelledby="keys-heading" className="space-y-3">
-        <h2 id="keys-heading" className="text-base font-semibold">
-          Your keys
-        </h2>
+        <div>
+          {/* tabIndex: the focus comes back here when a dialog closes after its key left the list. */}
+          <h2 id="keys-heading" tabIndex={-1} className="text-base font-semibold focus:outline-none">
+            Your keys
+          </h2>
+          <p className="mt-1 text-sm text-zinc-600">
+            Requests are counted per UTC day, including any that a rate limit refused. Roll a key to replace
+            it without downtime: the old one keeps working for the overlap you choose.
+          </p>
+        </div>
         <KeyList />
       </section>
 

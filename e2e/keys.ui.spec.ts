@@ -1,0 +1,345 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { shot } from './screenshots';
+import { readState, signInAsDemo } from './state';
+
+// Issue 15 item 3 end to end, in Debian's Chromium against `npm start`: API keys renamed, rolled
+// with an overlap (the old key answering 200 until the overlap ends, then 401), created with an
+// expiry, and each key's usage, all through the settings app and checked against /v1 with the
+// keys the page showed. The keys page's README pictures with usage and rolling come from here.
+
+const state = readState();
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 860 };
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+test.describe.configure({ mode: 'serial' });
+
+const toasts = (page: Page) => page.getByTestId('toasts');
+const keyRow = (page: Page, id: string) => page.locator(`[data-testid="key-row"][data-key-id="${id}"]`);
+const rowsNamed = (page: Page, name: string) =>
+  page.getByTestId('key-row').filter({ has: page.getByTestId('key-name').getByText(name, { exact: true }) });
+const masked = (plaintext: string) => `${plaintext.slice(0, 8)}…${plaintext.slice(-4)}`;
+
+const callV1 = (request: APIRequestContext, key: string) =>
+  request.get('/v1/notes', { headers: { authorization: `Bearer ${key}` } });
+const statusWith = async (request: APIRequestContext, key: string) => (await callV1(request, key)).status();
+
+/** Creates a key through the form on /keys; its id (from the list) and the plaintext shown once. */
+async function createKey(
+  page: Page,
+  name: string,
+  expiry?: string,
+): Promise<{ id: string; plaintext: string }> {
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  if (expiry) await page.getByTestId('create-key-expiry').selectOption(expiry);
+  await page.getByTestId('create-key-form').getByRole('button', { name: 'Create key' }).click();
+  await expect(toasts(page)).toContainText(`Key “${name}” created`);
+  const plaintext = (await page.getByTestId('shown-once-value').textContent())?.trim() ?? '';
+  expect(plaintext).toMatch(/^mnk_[0-9A-Za-z]{40}$/);
+  const row = rowsNamed(page, name);
+  await expect(row).toHaveCount(1, { timeout: 30_000 });
+  await expect(row).toContainText(masked(plaintext));
+  return { id: (await row.getAttribute('data-key-id')) ?? '', plaintext };
+}
+
+/** The ids of the listed keys called `name`. */
+const idsNamed = (page: Page, name: string) =>
+  rowsNamed(page, name).evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key-id') ?? ''));
+
+/** Expects `iso` to lie within [from, to] (milliseconds since the epoch). */
+function expectBetween(iso: string | null, from: number, to: number) {
+  expect(iso).toBeTruthy();
+  const at = new Date(iso ?? '').getTime();
+  expect(at).toBeGreaterThanOrEqual(from);
+  expect(at).toBeLessThanOrEqual(to);
+}
+
+/** axe's serious and critical violations of the page as it is, at 1280 px and at a 390 px phone. */
+async function graveViolations(page: Page, label: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    const { violations } = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze();
+    for (const v of violations)
+      if (v.impact === 'serious' || v.impact === 'critical')
+        found.push(
+          `${label} at ${viewport.width} px: ${v.id} (${v.impact}): ${v.nodes
+            .slice(0, 4)
+            .map((n) => n.target.join(' '))
+            .join(', ')}`,
+        );
+  }
+  await page.setViewportSize(DESKTOP);
+  return found;
+}
+
+test('issue 15 item 3: a key rolled with a 1-hour overlap keeps answering 200 beside its replacement, and the list shows when it stops; a key rolled with a 3 s overlap answers 401 after it while its replacement answers 200', async ({
+  page,
+  request,
+}) => {
+  await signInAsDemo(page, state);
+  await page.goto('/keys');
+  const name = `Production server ${Date.now()}`;
+  const first = await createKey(page, name);
+  expect(await statusWith(request, first.plaintext)).toBe(200);
+
+  // The roll dialog: how long the old key keeps working, 24 hours unless chosen otherwise.
+  await page.getByTestId(`roll-key-${first.id}`).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('heading')).toHaveText(`Roll key “${name}”`);
+  const overlap = dialog.getByTestId('roll-overlap');
+  await expect(overlap).toHaveValue('86400');
+  expect(
+    await overlap
+      .locator('option')
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
+  ).toEqual(['0', '3600', '86400', '604800']);
+  await expect(overlap.locator('option')).toHaveText([/^Immediately/, '1 hour', /^24 hours/, '7 days']);
+  await overlap.selectOption('3600');
+  await expect(dialog).toContainText('Both keys work during this time');
+  await shot(page, 'api-key-roll', { fullPage: false });
+
+  const before = Date.now();
+  await dialog.getByTestId('confirm-roll').click();
+  const shown = dialog.getByTestId('rolled-key').getByTestId('shown-once-value');
+  await expect(shown).toHaveText(/^mnk_[0-9A-Za-z]{40}$/);
+  const after = Date.now();
+  const second = (await shown.textContent())?.trim() ?? '';
+  expect(second).not.toBe(first.plaintext);
+  await expect(toasts(page)).toContainText(`Key “${name}” rolled`);
+  const oldKeyNote = dialog.getByTestId('rolled-old-key');
+  await expect(oldKeyNote).toContainText(`The old key ${masked(first.plaintext)} keeps working until`);
+  const overlapEnd = await oldKeyNote.locator('time').getAttribute('datetime');
+  expectBetween(overlapEnd, before + HOUR_MS - 1_000, after + HOUR_MS);
+  await shot(page, 'api-key-rolled', { fullPage: false });
+  await dialog.getByRole('button', { name: 'I have stored it' }).click();
+  await expect(dialog).toHaveCount(0);
+  // The old key can no longer be rolled: the focus goes back to its Rename button.
+  await expect(page.getByTestId(`rename-key-${first.id}`)).toBeFocused();
+
+  // Both keys work during the overlap.
+  expect(await statusWith(request, first.plaintext)).toBe(200);
+  expect(await statusWith(request, second)).toBe(200);
+
+  // The list: the old key says it was rolled and when it stops, about an hour from now.
+  const oldRow = keyRow(page, first.id);
+  const expiry = oldRow.getByTestId('key-expiry');
+  await expect(expiry).toHaveAttribute('data-rolled', 'true');
+  await expect(expiry).toContainText(/Rolled · expires in (5\d min|1 h)/);
+  await expect(expiry).toContainText('Works until');
+  await expect(expiry.locator('time')).toHaveAttribute('datetime', overlapEnd ?? '');
+  await expect(oldRow).toContainText(`Replaced by ${masked(second)}`);
+  await expect(page.getByTestId(`roll-key-${first.id}`)).toHaveCount(0);
+  await expect(rowsNamed(page, name)).toHaveCount(2);
+  const secondId = (await idsNamed(page, name)).find((id) => id !== first.id) ?? '';
+  await expect(keyRow(page, secondId)).toContainText(masked(second));
+  await expect(keyRow(page, secondId).getByTestId('key-expiry')).toHaveCount(0);
+
+  // The new key rolled again, through the page's own tRPC call, with a 3-second overlap.
+  const rolled = await page.evaluate(async (id) => {
+    const res = await fetch('/api/trpc/keys.roll', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id, overlapSeconds: 3 }),
+    });
+    return { status: res.status, body: await res.json() };
+  }, secondId);
+  expect(rolled.status).toBe(200);
+  const result = rolled.body.result.data as {
+    plaintext: string;
+    key: { id: string; name: string; expiresAt: string | null };
+    previous: { id: string; rolledTo: string; expiresAt: string };
+  };
+  expect(result.previous).toMatchObject({ id: secondId, rolledTo: result.key.id });
+  expect(result.key).toMatchObject({ name, expiresAt: null });
+  const third = result.plaintext;
+  expect(await statusWith(request, third)).toBe(200);
+  // The overlap ends: the rolled key is refused like a revoked one, its replacement is not.
+  await expect.poll(() => statusWith(request, second), { timeout: 15_000, intervals: [500] }).toBe(401);
+  expect(await statusWith(request, third)).toBe(200);
+  expect(await statusWith(request, first.plaintext)).toBe(200);
+
+  // After a reload the list holds the key still in its hour and the newest one; the stopped one is gone.
+  await page.reload();
+  await expect(rowsNamed(page, name)).toHaveCount(2);
+  expect(new Set(await idsNamed(page, name))).toEqual(new Set([first.id, result.key.id]));
+  await expect(keyRow(page, first.id).getByTestId('key-expiry')).toHaveAttribute('data-rolled', 'true');
+  await expect(page.getByTestId(`roll-key-${result.key.id}`)).toBeVisible();
+});
+
+test('issue 15 item 3: renaming a key with the keyboard: a toast, the new name after a reload, the key unchanged; a blank name gets a plain message', async ({
+  page,
+  request,
+}) => {
+  await signInAsDemo(page, state);
+  await page.goto('/keys');
+  const name = `Laptop ${Date.now()}`;
+  const key = await createKey(page, name);
+
+  const trigger = page.getByTestId(`rename-key-${key.id}`);
+  await expect(trigger).toHaveAccessibleName(`Rename key ${name}`);
+  await trigger.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog');
+  const field = dialog.getByLabel('Key name');
+  await expect(field).toBeFocused();
+  await expect(field).toHaveValue(name);
+
+  // Blank (spaces pass the browser's `required`): the service's sentence, not zod's.
+  await field.fill('   ');
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('alert')).toHaveText('Give the key a name');
+  await expect(dialog).not.toContainText(/Too small|expected string|invalid_type/i);
+
+  const renamed = `Build server ${Date.now()}`;
+  await field.fill(renamed);
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await page.keyboard.press('Enter');
+  await expect(toasts(page)).toContainText(`Key renamed to “${renamed}”`);
+  await expect(dialog).toHaveCount(0);
+  await expect(trigger).toBeFocused();
+  await expect(keyRow(page, key.id).getByTestId('key-name')).toHaveText(renamed);
+
+  await page.reload();
+  await expect(keyRow(page, key.id).getByTestId('key-name')).toHaveText(renamed);
+  await expect(rowsNamed(page, name)).toHaveCount(0);
+  // Renaming does not touch the key itself.
+  await expect(keyRow(page, key.id)).toContainText(masked(key.plaintext));
+  expect(await statusWith(request, key.plaintext)).toBe(200);
+});
+
+test('issue 15 item 3: a key created with an expiry shows "Expires" and its date, counting down in its last week, and works until then', async ({
+  page,
+  request,
+}) => {
+  await signInAsDemo(page, state);
+  await page.goto('/keys');
+  const expiry = page.getByTestId('create-key-expiry');
+  await expect(expiry).toHaveValue('never');
+  await expect(expiry.locator('option')).toHaveText([
+    'Never',
+    'In 7 days',
+    'In 30 days',
+    'In 90 days',
+    'In 1 year',
+  ]);
+
+  const before = Date.now();
+  const monthly = await createKey(page, `Contractor ${before}`, '30');
+  const after = Date.now();
+  await expect(toasts(page)).toContainText(`Key “Contractor ${before}” created; it expires`);
+  // The form is ready for the next key: no expiry again.
+  await expect(expiry).toHaveValue('never');
+  const badge = keyRow(page, monthly.id).getByTestId('key-expiry');
+  await expect(badge).toHaveAttribute('data-rolled', 'false');
+  await expect(badge).toContainText(/^Expires \S/);
+  await expect(badge).not.toContainText('in ');
+  expectBetween(
+    await badge.locator('time').getAttribute('datetime'),
+    before + 30 * DAY_MS,
+    after + 30 * DAY_MS,
+  );
+  expect(await statusWith(request, monthly.plaintext)).toBe(200);
+
+  const weekly = await createKey(page, `Demo day ${before}`, '7');
+  await expect(keyRow(page, weekly.id).getByTestId('key-expiry')).toContainText(/^Expires in 7 days$/);
+
+  // A key made without one shows none.
+  const forever = await createKey(page, `Forever ${before}`);
+  await expect(keyRow(page, forever.id).getByTestId('key-expiry')).toHaveCount(0);
+});
+
+test('issue 15 item 3: each key shows its requests today and this minute, when it was last used, and a 7-day chart that a screen reader can read', async ({
+  page,
+  request,
+}) => {
+  await signInAsDemo(page, state);
+  await page.goto('/keys');
+  const name = `Usage ${Date.now()}`;
+  const key = await createKey(page, name);
+  const row = keyRow(page, key.id);
+  await expect(row.getByTestId('key-usage-today')).toHaveText('0');
+  await expect(row.getByTestId('key-last-used')).toHaveText('never');
+
+  const requests = 3;
+  for (let i = 0; i < requests; i++) expect(await statusWith(request, key.plaintext)).toBe(200);
+
+  await page.reload();
+  await expect(row.getByTestId('key-usage-today')).toHaveText(String(requests));
+  const thisMinute = Number(await row.getByTestId('key-usage-minute').textContent());
+  expect(thisMinute).toBeGreaterThanOrEqual(0);
+  expect(thisMinute).toBeLessThanOrEqual(requests);
+  await expect(row.getByTestId('key-last-used')).toHaveText('just now');
+  const chart = row.getByTestId('key-usage-chart');
+  await expect(chart).toHaveAttribute('role', 'img');
+  await expect(chart).toHaveAttribute(
+    'aria-label',
+    new RegExp(
+      `^Requests with key ${name} per UTC day over the last 7 days, ${requests} requests in all: (\\w+ \\d+ 0, ){6}today ${requests}$`,
+    ),
+  );
+  await expect(chart.locator('rect')).toHaveCount(7);
+  await shot(page, 'api-keys-usage');
+
+  // On a phone the rows are cards with their own labels, and nothing pushes the page sideways.
+  await page.setViewportSize(PHONE);
+  await expect(row.getByText('Requests', { exact: true })).toBeVisible();
+  await expect(chart).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  await row.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await shot(page, 'api-keys-phone', { fullPage: false });
+  await page.setViewportSize(DESKTOP);
+});
+
+test('issue 15 item 3, item 5: the keys page, its roll dialog open and a rolled key shown, and its rename dialog have no serious or critical axe violation in light and dark at 1280 and 390 px', {
+  tag: '@any-database',
+}, async ({ page }) => {
+  test.setTimeout(300_000);
+  await signInAsDemo(page, state);
+  await page.goto('/keys');
+  const name = `Axe ${Date.now()}`;
+  let { id } = await createKey(page, name);
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto('/keys');
+    await expect(page.locator('html')).toHaveClass(scheme === 'dark' ? /\bdark\b/ : /^(?!.*\bdark\b)/);
+    await expect(keyRow(page, id)).toBeVisible();
+    await expect(page.locator('main').getByText(/^Loading/)).toHaveCount(0);
+    found.push(...(await graveViolations(page, `${scheme} /keys`)));
+
+    await page.getByTestId(`roll-key-${id}`).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByTestId('roll-overlap')).toBeVisible();
+    found.push(...(await graveViolations(page, `${scheme} roll dialog`)));
+    // With no overlap the hint turns to a warning; the key then leaves the list at once.
+    await dialog.getByTestId('roll-overlap').selectOption('0');
+    await expect(dialog).toContainText('Calls with the old key fail from now on');
+    found.push(...(await graveViolations(page, `${scheme} roll dialog, no overlap`)));
+    await dialog.getByTestId('confirm-roll').click();
+    await expect(dialog.getByTestId('rolled-key').getByTestId('shown-once-value')).toHaveText(/^mnk_/);
+    await expect(dialog.getByTestId('rolled-old-key')).toContainText('has stopped working');
+    // The new key stays on screen although its row's key left the list.
+    await expect(keyRow(page, id)).toHaveCount(0);
+    await expect(dialog.getByTestId('rolled-key')).toBeVisible();
+    found.push(...(await graveViolations(page, `${scheme} rolled key shown`)));
+    await dialog.getByRole('button', { name: 'I have stored it' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(page.locator('#keys-heading')).toBeFocused();
+    await expect(rowsNamed(page, name)).toHaveCount(1);
+    id = (await idsNamed(page, name))[0] ?? '';
+
+    await page.getByTestId(`rename-key-${id}`).click();
+    await expect(dialog.getByLabel('Key name')).toBeFocused();
+    found.push(...(await graveViolations(page, `${scheme} rename dialog`)));
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  expect(found).toEqual([]);
+});
