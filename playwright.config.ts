@@ -11,8 +11,15 @@ const PORT = Number(process.env.E2E_PORT ?? 3310);
 const browser = findBrowser({ env: process.env, playwrightPath: () => chromium.executablePath() });
 const CHROMIUM = browser.found ? browser.path : process.env.CHROMIUM_PATH || DEBIAN_CHROMIUM;
 
+// Tests tagged @any-database check what the browser or the HTTP layer does whatever database is
+// behind it (axe, layouts, CSP and other headers, body limits). `npm test` runs every test on
+// PGlite; on PostgreSQL (TEST_DATABASE_URL, the second half of CI) it runs the rest, so CI does
+// not spend minutes checking the same pixels twice. E2E_ALL=1 runs them there too.
+const ANY_DATABASE_ONCE = process.env.TEST_DATABASE_URL && !process.env.E2E_ALL ? /@any-database/ : undefined;
+
 export default defineConfig({
   testDir: 'e2e',
+  ...(ANY_DATABASE_ONCE && { grepInvert: ANY_DATABASE_ONCE }),
   fullyParallel: false,
   workers: 1,
   forbidOnly: !!process.env.CI,

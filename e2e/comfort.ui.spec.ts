@@ -6,9 +6,9 @@ import { demoLogin, readState } from './state';
 
 const state = readState();
 
-test('issue 15 items 4, 5: the first Tab stop skips the navigation to the content; the favicon is served', async ({
-  page,
-}) => {
+test('issue 15 items 4, 5: the first Tab stop skips the navigation to the content; the favicon is served', {
+  tag: '@any-database',
+}, async ({ page }) => {
   const failed: string[] = [];
   page.on('response', (res) => {
     if (res.status() >= 400) failed.push(`${res.status()} ${res.url()}`);

@@ -148,9 +148,9 @@ test('issue 15 item 4: creating and revoking a key are confirmed by toasts', asy
   await expect(toasts(page)).toContainText(`Key “${name}” revoked`);
 });
 
-test('issue 15 item 4: a service that cannot be reached gets a plain message and Try again, never "Failed to fetch"', async ({
-  page,
-}) => {
+test('issue 15 item 4: a service that cannot be reached gets a plain message and Try again, never "Failed to fetch"', {
+  tag: '@any-database',
+}, async ({ page }) => {
   await signInAsDemo(page, state);
   // The keys list's request fails as it does offline (the batch that carries it is aborted).
   const cut = (u: URL) => u.pathname.startsWith('/api/trpc/') && u.pathname.includes('keys.list');
@@ -224,9 +224,9 @@ test('issue 15 item 4: every demo note has a summary (none says "not generated y
   }
 });
 
-test('issue 15 item 5: on a 390 px phone a Menu button shows every entry, Account included, with no sideways scroll', async ({
-  page,
-}) => {
+test('issue 15 item 5: on a 390 px phone a Menu button shows every entry, Account included, with no sideways scroll', {
+  tag: '@any-database',
+}, async ({ page }) => {
   await page.setViewportSize(PHONE);
   await signInAsDemo(page, state);
   const nav = page.getByRole('navigation', { name: 'Settings' });
@@ -256,9 +256,9 @@ test('issue 15 item 5: on a 390 px phone a Menu button shows every entry, Accoun
   await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeFocused();
 });
 
-test('issue 15 item 5: focus moves to the main heading after client-side navigation, not to <body>', async ({
-  page,
-}) => {
+test('issue 15 item 5: focus moves to the main heading after client-side navigation, not to <body>', {
+  tag: '@any-database',
+}, async ({ page }) => {
   await signInAsDemo(page, state);
   const nav = page.getByRole('navigation', { name: 'Settings' });
   for (const [label, heading] of [
@@ -272,9 +272,9 @@ test('issue 15 item 5: focus moves to the main heading after client-side navigat
   }
 });
 
-test('issue 15 item 4: /docs sits inside the app when signed in (its navigation and skip link), and stays public', async ({
-  page,
-}) => {
+test('issue 15 item 4: /docs sits inside the app when signed in (its navigation and skip link), and stays public', {
+  tag: '@any-database',
+}, async ({ page }) => {
   await page.goto('/docs');
   await expect(page.getByTestId('api-reference')).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Settings' })).toHaveCount(0);
@@ -292,9 +292,9 @@ test('issue 15 item 4: /docs sits inside the app when signed in (its navigation 
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
 });
 
-test('issue 15 item 5: axe finds no serious or critical violation on any page, /docs included, in light and dark at 1280 px and 390 px', async ({
-  page,
-}) => {
+test('issue 15 item 5: axe finds no serious or critical violation on any page, /docs included, in light and dark at 1280 px and 390 px', {
+  tag: '@any-database',
+}, async ({ page }) => {
   test.setTimeout(360_000);
   const found: string[] = [];
   for (const scheme of ['light', 'dark'] as const) {
@@ -362,9 +362,9 @@ test('issue 15 item 5: axe finds no serious or critical violation on any page, /
   expect(found).toEqual([]);
 });
 
-test('issue 15 item 5: dark mode follows the system, a toggle overrides it and is remembered, applied before the first paint', async ({
-  page,
-}) => {
+test('issue 15 item 5: dark mode follows the system, a toggle overrides it and is remembered, applied before the first paint', {
+  tag: '@any-database',
+}, async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
   await signInAsDemo(page, state);
   const html = page.locator('html');

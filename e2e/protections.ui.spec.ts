@@ -26,9 +26,9 @@ async function watchPage(page: Page) {
   return problems;
 }
 
-test('issue 8 item 3: every page, Swagger UI included, runs under its CSP without a single violation', async ({
-  page,
-}) => {
+test('issue 8 item 3: every page, Swagger UI included, runs under its CSP without a single violation', {
+  tag: '@any-database',
+}, async ({ page }) => {
   const problems = await watchPage(page);
   for (const path of ['/', '/sign-up', '/sign-in']) {
     await page.goto(path);
@@ -50,10 +50,9 @@ test('issue 8 item 3: every page, Swagger UI included, runs under its CSP withou
   expect(problems).toEqual([]);
 });
 
-test('issue 8 item 3: another origin cannot frame the settings app (frame-ancestors, X-Frame-Options)', async ({
-  page,
-  baseURL,
-}) => {
+test('issue 8 item 3: another origin cannot frame the settings app (frame-ancestors, X-Frame-Options)', {
+  tag: '@any-database',
+}, async ({ page, baseURL }) => {
   await signIn(page);
   // A page on another origin (another port) that tries to show /keys inside an iframe.
   const attacker = http.createServer((_req, res) => {

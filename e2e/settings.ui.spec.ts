@@ -182,7 +182,9 @@ test('issue 5, SPEC 4.4: search notes, open the hit at its moment, delete the no
   expect(gone.status()).toBe(404);
 });
 
-test('issue 5: the API reference renders both forms; pages fit a phone screen', async ({ page }) => {
+test('issue 5: the API reference renders both forms; pages fit a phone screen', {
+  tag: '@any-database',
+}, async ({ page }) => {
   await page.goto('/docs');
   await expect(page.getByTestId('api-reference')).toContainText('/notes', { timeout: 30_000 });
   await shot(page, 'api-reference');

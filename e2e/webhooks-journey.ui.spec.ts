@@ -373,9 +373,9 @@ async function endpointWithDeliveries(page: Page): Promise<{ id: string; receive
 test.describe('on a phone', () => {
   test.use({ viewport: PHONE });
 
-  test('issue 12: every settings page fits a 390 px phone screen, the endpoint page with its dialogs open too', async ({
-    page,
-  }) => {
+  test('issue 12: every settings page fits a 390 px phone screen, the endpoint page with its dialogs open too', {
+    tag: '@any-database',
+  }, async ({ page }) => {
     test.setTimeout(180_000);
     await page.goto('/sign-in');
     await signIn(page);
