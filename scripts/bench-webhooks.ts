@@ -1,17 +1,24 @@
 // npm run bench:webhooks [-- --deliveries 2000 --events 200 --endpoints 5]
+//   [--only throughput|latency] [--databases pglite,postgres] [--dispatchers 1,4] [--repeat 1]
+//   (--help lists them)
 // Webhook delivery on the embedded database and, when BENCH_DATABASE_URL (or TEST_DATABASE_URL)
 // names a PostgreSQL server, on PostgreSQL:
 //  1. throughput: events made by the real services (createMeeting → meeting.started, one delivery
-//     per endpoint) drained by runDueWork into a local receiver, with 1 dispatcher and with 4 at
-//     once (sharing one Services, as the worker and cron share one process, and each with its own,
-//     as separate instances would); every X-Service-Delivery must arrive exactly once.
+//     per endpoint) drained by runDueWork into a local receiver (an HTTP server on 127.0.0.1 in a
+//     worker thread of its own; --receiver inline: in the dispatchers' thread), with 1 dispatcher
+//     and with 4 at once (sharing one Services, as the worker and cron share one process, and each
+//     with its own, as separate instances would); every X-Service-Delivery must arrive exactly once.
 //  2. latency: the in-process worker (interval 1000 ms, kicked as server/runtime/handlers.ts does)
 //     and the real recorder HTTP API; events ~20 ms apart, the delay being the receiver's arrival
 //     time minus the envelope's created_at. Two sequences of --events each: 'mixed' (meeting
 //     started → transcript → summary, round robin) and 'started only' (POST /meetings alone,
 //     which shows how meeting.started alone is picked up).
 import { FORM_PROFILES } from '../server/rest/form-profiles';
+import fs from 'node:fs';
 import http from 'node:http';
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
+import { Worker as Thread } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { and, count, eq } from 'drizzle-orm';
@@ -39,8 +46,31 @@ const { values } = parseArgs({
     endpoints: { type: 'string', default: '5' },
     'latency-endpoints': { type: 'string', default: '1' },
     'spacing-ms': { type: 'string', default: '20' },
+    only: { type: 'string' },
+    databases: { type: 'string', default: 'pglite,postgres' },
+    dispatchers: { type: 'string', default: '1,4' },
+    repeat: { type: 'string', default: '1' },
+    'cpu-prof': { type: 'string' },
+    receiver: { type: 'string', default: 'thread' },
+    help: { type: 'boolean', default: false },
   },
 });
+if (values.help) {
+  console.log(`npm run bench:webhooks -- [options]
+  --deliveries N     throughput: deliveries per run (default 2000)
+  --endpoints N      throughput: endpoints the deliveries spread over (default 5)
+  --events N         latency: events per sequence (default 200)
+  --latency-endpoints N, --spacing-ms N   latency: endpoints per event (1), ms between events (20)
+  --only throughput|latency   run one of the two parts (default both)
+  --databases pglite,postgres  which databases (postgres needs BENCH_DATABASE_URL or TEST_DATABASE_URL)
+  --dispatchers 1,4  throughput: dispatcher counts; 4 runs both shared Services and a Services each
+  --repeat N         throughput: run each measure N times, interleaved (default 1)
+  --receiver thread|inline   the receiver in a worker thread of its own (default) or in the
+                     dispatchers' thread
+  --cpu-prof DIR     throughput: a .cpuprofile of each run's dispatch phase alone (this process:
+                     dispatchers and receiver), for Chrome DevTools or speedscope`);
+  process.exit(0);
+}
 const DELIVERIES = Number(values.deliveries);
 const EVENTS = Number(values.events);
 const ENDPOINTS = Number(values.endpoints);
@@ -49,6 +79,39 @@ const SPACING_MS = Number(values['spacing-ms']);
 const WORKER_INTERVAL_MS = 1000;
 /** How long the latency run waits for the last deliveries after the last event. */
 const SETTLE_TIMEOUT_MS = 30_000;
+const ONLY = values.only as 'throughput' | 'latency' | undefined;
+if (ONLY !== undefined && ONLY !== 'throughput' && ONLY !== 'latency')
+  throw new Error(`--only is throughput or latency, not ${ONLY}`);
+const DATABASES = new Set((values.databases ?? '').split(',').map((d) => d.trim()));
+const DISPATCHER_COUNTS = (values.dispatchers ?? '')
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
+const REPEAT = Math.max(1, Number(values.repeat) || 1);
+const CPU_PROF_DIR = values['cpu-prof'];
+const RECEIVER_MODE = values.receiver;
+if (RECEIVER_MODE !== 'thread' && RECEIVER_MODE !== 'inline')
+  throw new Error(`--receiver is thread or inline, not ${RECEIVER_MODE}`);
+
+/** Profiles `run` when --cpu-prof is given, writing <dir>/<name>.cpuprofile. */
+async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
+  if (!CPU_PROF_DIR) return run();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    fs.mkdirSync(CPU_PROF_DIR, { recursive: true });
+    const file = path.join(CPU_PROF_DIR, `${name}.cpuprofile`);
+    fs.writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+    process.stderr.write(`profile: ${file}\n`);
+  }
+}
 
 // The lexical embedder: this measures the webhook path. With the semantic default the same worker
 // also embeds every transcript (about 80 ms a passage on one core), which is search's cost, not
@@ -73,7 +136,11 @@ interface Arrival {
   createdAt: number;
 }
 
-async function startReceiver() {
+/**
+ * The receiver's code: an HTTP server on 127.0.0.1 that answers 200 at once and remembers what
+ * arrived when. `post` hands a message to whoever started it.
+ */
+function receiverServer(post: (message: unknown) => void, nowMs: () => number) {
   let arrivals: Arrival[] = [];
   const server = http.createServer((req, res) => {
     const at = nowMs();
@@ -98,10 +165,8 @@ async function startReceiver() {
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  server.listen(0, '127.0.0.1', () => post({ port: (server.address() as AddressInfo).port }));
   return {
-    url: `http://127.0.0.1:${port}`,
     count: () => arrivals.length,
     /** Hands back what arrived since the last take and starts a new list. */
     take(): Arrival[] {
@@ -114,6 +179,69 @@ async function startReceiver() {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * The receiver runs in a worker thread of its own (default), as a receiver is another program:
+ * in the dispatchers' thread its HTTP parsing took about a sixth of that thread's busy time
+ * (--cpu-prof), which one dispatcher would otherwise spend sending. With --receiver inline it
+ * shares the dispatchers' thread, as it did up to issue 14 item 4.
+ */
+async function startReceiver() {
+  if (RECEIVER_MODE === 'inline') {
+    let resolvePort: (port: number) => void = () => {};
+    const portKnown = new Promise<number>((resolve) => {
+      resolvePort = resolve;
+    });
+    const inline = receiverServer((m) => resolvePort((m as { port: number }).port), nowMs);
+    const port = await portKnown;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      count: async () => inline.count(),
+      take: async () => inline.take(),
+      close: inline.close,
+    };
+  }
+  // The worker runs plain JavaScript: the function above, as its source text (as tsx compiled
+  // it: __name is the helper its compiler adds to keep function names).
+  const worker = new Thread(
+    `const __name = (f) => f;
+     const http = require('node:http');
+     const { parentPort } = require('node:worker_threads');
+     const nowMs = () => performance.timeOrigin + performance.now();
+     const receiver = (${receiverServer.toString()})((m) => parentPort.postMessage(m), nowMs);
+     parentPort.on('message', async ({ id, op }) => {
+       const result = op === 'count' ? receiver.count() : op === 'take' ? receiver.take() : await receiver.close();
+       parentPort.postMessage({ id, result });
+     });`,
+    { eval: true },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once('message', (m: { port: number }) => resolve(m.port));
+    worker.once('error', reject);
+  });
+  let nextId = 0;
+  const pending = new Map<number, (result: unknown) => void>();
+  worker.on('message', (m: { id: number; result: unknown }) => {
+    pending.get(m.id)?.(m.result);
+    pending.delete(m.id);
+  });
+  const call = <T>(op: 'count' | 'take' | 'close') =>
+    new Promise<T>((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve as (result: unknown) => void);
+      worker.postMessage({ id, op });
+    });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    count: () => call<number>('count'),
+    /** Hands back what arrived since the last take and starts a new list. */
+    take: () => call<Arrival[]>('take'),
+    close: async () => {
+      await call('close');
+      await worker.terminate();
+    },
   };
 }
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -209,13 +337,13 @@ async function throughput(database: Database, receiver: Receiver, dispatchers: n
 
   const base = makeServices();
   const services = Array.from({ length: dispatchers }, (_, i) => (shared || i === 0 ? base : makeServices()));
-  receiver.take();
+  await receiver.take();
   const started = performance.now();
-  const counts: WorkCounts[] = await Promise.all(
-    services.map((s) => runDueWork(database.db, s, { budgetMs: 600_000 })),
+  const counts: WorkCounts[] = await profiled(`${database.kind}-${tag}-${Date.now()}`, () =>
+    Promise.all(services.map((s) => runDueWork(database.db, s, { budgetMs: 600_000 }))),
   );
   const seconds = (performance.now() - started) / 1000;
-  const arrivals = receiver.take();
+  const arrivals = await receiver.take();
   await Promise.all([...new Set(services)].map((s) => s.webhooks.sender.close()));
 
   const check = checkExactlyOnce(expected, arrivals);
@@ -314,15 +442,15 @@ async function latency(database: Database, receiver: Receiver, mode: LatencyMode
   }
   async function settle(expected: number) {
     const until = performance.now() + SETTLE_TIMEOUT_MS;
-    while (receiver.count() < expected && performance.now() < until) await sleep(10);
+    while ((await receiver.count()) < expected && performance.now() < until) await sleep(10);
   }
 
   try {
     // Warm-up: one meeting's three events, not measured.
-    receiver.take();
+    await receiver.take();
     for (let i = 0; i < 3; i++) await produce(i);
     await settle(3 * LATENCY_ENDPOINTS);
-    receiver.take();
+    await receiver.take();
     requestTimes.length = 0;
     const before = await deliveryIdsOf(database, account.id);
 
@@ -333,7 +461,7 @@ async function latency(database: Database, receiver: Receiver, mode: LatencyMode
     }
     const producedSeconds = (performance.now() - started) / 1000;
     await settle(EVENTS * LATENCY_ENDPOINTS);
-    const arrivals = receiver.take();
+    const arrivals = await receiver.take();
     const expected = new Set(
       [...(await deliveryIdsOf(database, account.id))].filter((id) => !before.has(id)),
     );
@@ -386,13 +514,19 @@ async function latency(database: Database, receiver: Receiver, mode: LatencyMode
 async function bench(database: Database, receiver: Receiver) {
   const started = performance.now();
   const runs = [];
-  runs.push(await throughput(database, receiver, 1, true));
-  runs.push(await throughput(database, receiver, 4, true));
-  runs.push(await throughput(database, receiver, 4, false));
-  const latencies = [
-    await latency(database, receiver, 'mixed'),
-    await latency(database, receiver, 'started only'),
-  ];
+  if (ONLY !== 'latency') {
+    for (let r = 0; r < REPEAT; r++) {
+      for (const n of DISPATCHER_COUNTS) {
+        runs.push(await throughput(database, receiver, n, true));
+        if (n > 1) runs.push(await throughput(database, receiver, n, false));
+      }
+    }
+  }
+  const latencies = [];
+  if (ONLY !== 'throughput') {
+    latencies.push(await latency(database, receiver, 'mixed'));
+    latencies.push(await latency(database, receiver, 'started only'));
+  }
   const seconds = +((performance.now() - started) / 1000).toFixed(1);
 
   const table = [
@@ -432,14 +566,18 @@ const scriptStarted = performance.now();
 const receiver = await startReceiver();
 const results = [];
 try {
-  const embedded = await createTestDatabase({ serverUrl: null });
-  try {
-    results.push(await bench(embedded, receiver));
-  } finally {
-    await embedded.close();
+  if (DATABASES.has('pglite')) {
+    const embedded = await createTestDatabase({ serverUrl: null });
+    try {
+      results.push(await bench(embedded, receiver));
+    } finally {
+      await embedded.close();
+    }
   }
   const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (serverUrl) {
+  if (!DATABASES.has('postgres')) {
+    // not asked for
+  } else if (serverUrl) {
     const pg = await createTestDatabase({ serverUrl });
     try {
       results.push(await bench(pg, receiver));
@@ -457,6 +595,7 @@ console.log(
     deliveries: DELIVERIES,
     events: EVENTS,
     endpoints: ENDPOINTS,
+    receiver: RECEIVER_MODE,
     run_seconds: +((performance.now() - scriptStarted) / 1000).toFixed(1),
     results,
   }),

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { inArray, type SQL, sql } from 'drizzle-orm';
-import { queryRows, type Db, type Tx } from '../db/client';
-import { deliveries, deliveryAttempts } from '../db/schema';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Db } from '../db/client';
 import { WEBHOOK_MAX_ATTEMPTS } from '../domain';
 import type { Mailer } from '../email/send-email';
 import { deactivateEndpoint } from './endpoints';
@@ -54,15 +53,19 @@ export async function claimDeliveries(
   limit: number,
   leaseMs = DELIVERY_LEASE_MS,
 ): Promise<ClaimedDelivery[]> {
+  // Both numbers are written into the statement: a statement without parameters takes one round
+  // trip on postgres.js (with parameters, two: it asks for their types first).
+  if (!Number.isInteger(limit) || limit < 1) throw new Error(`Cannot claim ${limit} deliveries`);
+  if (!Number.isFinite(leaseMs) || leaseMs <= 0) throw new Error(`Bad delivery lease: ${leaseMs} ms`);
   const rows = await queryRows<Record<string, unknown>>(
     db,
     sql`with claimed as (
-          update deliveries set locked_until = now() + make_interval(secs => ${leaseMs / 1000})
+          update deliveries set locked_until = now() + make_interval(secs => ${sql.raw(String(leaseMs / 1000))})
           where id in (
             select id from deliveries
             where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
             order by next_attempt_at
-            limit ${limit}
+            limit ${sql.raw(String(limit))}
             for update skip locked)
           returning id, event, payload, attempts_made, endpoint_id)
         select c.*, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, e.account_id, a.email, a.email_verified_at
@@ -134,22 +137,82 @@ function isRetryableTransactionError(err: unknown): boolean {
 
 const RECORD_TRIES = 3;
 
-interface Deactivation {
-  sent: SentAttempt;
+/**
+ * One statement records a whole batch. Its one parameter is a JSON array of the attempts, each
+ * with the state its delivery moves to if this attempt is the one recorded; read as a table:
+ * - `locked` locks the deliveries still there (one deleted with its endpoint has no row to record
+ *   against), in id order, so concurrent recorders cannot deadlock on them, and reads their latest
+ *   committed status;
+ * - `inserted` adds an attempt for each of them, skipping one already recorded (the unique
+ *   (delivery_id, attempt): another dispatcher took the delivery over after our lease ran out);
+ * - `changed` moves to its new state each delivery whose attempt was inserted here and that is
+ *   still pending (not cancelled meanwhile), and the statement returns those with their status.
+ */
+const [RECORD_BATCH_HEAD, RECORD_BATCH_TAIL] = `with input as materialized (
+    select * from jsonb_to_recordset($1::jsonb) as x(
+      id uuid, delivery_id uuid, endpoint_id uuid, attempt int, status_code int, success boolean,
+      error text, duration_ms int, request_headers jsonb, response_body text, created_at timestamptz,
+      next_status text, next_attempt_at timestamptz)),
+  locked as materialized (
+    select d.id, d.status from deliveries d
+    where d.id in (select delivery_id from input)
+    order by d.id
+    for update),
+  inserted as (
+    insert into delivery_attempts
+      (id, delivery_id, endpoint_id, attempt, status_code, success, error, duration_ms,
+       request_headers, response_body, created_at)
+    select i.id, i.delivery_id, i.endpoint_id, i.attempt, i.status_code, i.success, i.error,
+      i.duration_ms, i.request_headers, i.response_body, i.created_at
+    from input i join locked l on l.id = i.delivery_id
+    on conflict do nothing
+    returning delivery_id, attempt),
+  changed as (
+    update deliveries d
+    set status = i.next_status, attempts_made = i.attempt, next_attempt_at = i.next_attempt_at,
+      locked_until = null
+    from inserted n
+      join input i on i.delivery_id = n.delivery_id and i.attempt = n.attempt
+      join locked l on l.id = n.delivery_id and l.status = 'pending'
+    where d.id = n.delivery_id and d.status = 'pending'
+    returning d.id, d.status)
+  select id, status from changed`.split('$1') as [string, string];
+
+/** The state an attempt moves its delivery to (SPEC 6.5, D11) if it is the one recorded. */
+function nextState(
+  deps: WebhookDeps,
+  { delivery, result, endedAt }: SentAttempt,
+): { status: 'pending' | 'succeeded' | 'failed'; next: string | null } {
+  const attempt = delivery.attemptsMade + 1;
+  if (result.success) return { status: 'succeeded', next: null };
+  // SPEC 3.1: the fourth failure: the event is permanently failed and the endpoint inactive.
+  if (attempt >= MAX_ATTEMPTS) return { status: 'failed', next: null };
+  const delaySeconds = deps.retryDelays[attempt - 1];
+  if (delaySeconds === undefined) throw new Error(`No webhook retry delay for attempt ${attempt + 1}`);
+  return { status: 'pending', next: new Date(endedAt.getTime() + delaySeconds * 1000).toISOString() };
 }
 
+const OUTCOME_OF_STATUS: Readonly<Record<string, AttemptOutcome>> = {
+  succeeded: 'succeeded',
+  pending: 'retry',
+  failed: 'failed',
+};
+
 /**
- * Issue 14 item 4: records a batch of attempts and the deliveries' new states in one transaction
- * (SPEC 6.5, D11, D13). Per delivery, as one attempt at a time did:
+ * Issue 14 item 4: records a batch of attempts and the deliveries' new states at once (SPEC 6.5,
+ * D11, D13): one statement (RECORD_BATCH_HEAD), and one transaction only when the batch holds a
+ * fourth failure. Per delivery, as one attempt at a time did:
  * - a delivery deleted meanwhile (its endpoint was deleted) is dropped: 'gone';
  * - an attempt already recorded (another dispatcher took the delivery over after our lease ran
  *   out) or a delivery no longer pending (cancelled meanwhile) changes no state: 'gone';
  * - otherwise success → succeeded; a failure → due again after its retry delay; the fourth
  *   failure → failed, and its endpoint is deactivated (its other pending deliveries cancelled),
- *   once per endpoint however many of its deliveries failed for the fourth time in the batch, so
- *   its owner gets exactly one email (sent after the commit).
- * The delivery rows are locked in id order; a deadlock with another transaction (PostgreSQL
- * picks one to fail) runs the batch again, as recording is idempotent.
+ *   in the same transaction and after the batch's states (so a retry scheduled in the batch for
+ *   that endpoint is cancelled with the others, and a success stays a success), once per
+ *   endpoint however many of its deliveries failed for the fourth time in the batch, so its owner
+ *   gets exactly one email (sent after the commit).
+ * A deadlock with another transaction (PostgreSQL picks one to fail) runs the batch again, as
+ * recording is idempotent.
  */
 export async function recordAttempts(
   db: Db,
@@ -157,131 +220,97 @@ export async function recordAttempts(
   sent: readonly SentAttempt[],
 ): Promise<AttemptOutcome[]> {
   if (sent.length === 0) return [];
-  let recorded: { outcomes: Map<SentAttempt, AttemptOutcome>; deactivated: Deactivation[] } | undefined;
+  // One row per delivery: a second attempt of the same delivery in a batch (its lease ran out and
+  // this dispatcher claimed it again) is left to the lease, as an attempt already recorded is.
+  const byDelivery = new Map<string, SentAttempt>();
+  const input: Record<string, unknown>[] = [];
+  const fourthFailures: SentAttempt[] = [];
+  for (const s of sent) {
+    const { delivery, result, endedAt } = s;
+    if (byDelivery.has(delivery.id)) continue;
+    byDelivery.set(delivery.id, s);
+    const { status, next } = nextState(deps, s);
+    if (status === 'failed') fourthFailures.push(s);
+    input.push({
+      id: randomUUID(),
+      delivery_id: delivery.id,
+      endpoint_id: delivery.endpointId,
+      attempt: delivery.attemptsMade + 1,
+      status_code: result.statusCode,
+      success: result.success,
+      error: result.error,
+      duration_ms: Math.round(result.durationMs),
+      request_headers: result.requestHeaders,
+      response_body: result.responseBody,
+      created_at: endedAt.toISOString(),
+      next_status: status,
+      next_attempt_at: next,
+    });
+  }
+  const statement = sql`${sql.raw(RECORD_BATCH_HEAD)}${JSON.stringify(input)}${sql.raw(RECORD_BATCH_TAIL)}`;
+
+  let changed: { id: string; status: string }[] = [];
+  let deactivated: SentAttempt[] = [];
   for (let tries = 1; ; tries++) {
     try {
-      recorded = await db.transaction((tx) => recordInTransaction(tx, deps, sent));
+      if (fourthFailures.length === 0) {
+        changed = await queryRows(db, statement);
+      } else {
+        ({ changed, deactivated } = await db.transaction(async (tx) => {
+          const rows = await queryRows<{ id: string; status: string }>(tx, statement);
+          const failedNow = new Set(rows.filter((r) => r.status === 'failed').map((r) => r.id));
+          const done: SentAttempt[] = [];
+          const endpoints = new Set<string>();
+          for (const s of fourthFailures) {
+            if (!failedNow.has(s.delivery.id) || endpoints.has(s.delivery.endpointId)) continue;
+            endpoints.add(s.delivery.endpointId);
+            if (await deactivateEndpoint(tx, s.delivery.endpointId, s.delivery.id)) done.push(s);
+          }
+          return { changed: rows, deactivated: done };
+        }));
+      }
       break;
     } catch (err) {
       if (tries >= RECORD_TRIES || !isRetryableTransactionError(err)) throw err;
     }
   }
-  for (const { sent: failed } of recorded.deactivated) {
-    const { delivery, result } = failed;
-    if (!delivery.ownerEmailVerified) {
-      log.info('webhook deactivation email not sent: the owner has not verified the address', {
-        endpoint: delivery.endpointId,
-      });
-      continue;
-    }
-    try {
-      await deps.mailer.send(db, {
-        accountId: delivery.accountId,
-        to: delivery.ownerEmail,
-        subject: `Webhook endpoint deactivated: ${delivery.url}`,
-        body: [
-          `Your webhook endpoint ${delivery.url} has been deactivated: all ${MAX_ATTEMPTS} attempts to deliver a ${delivery.event} event failed.`,
-          `Last attempt: ${result.statusCode ? `HTTP ${result.statusCode}` : (result.error ?? 'failed')}.`,
-          `Delivery: ${delivery.id}`,
-          '',
-          'No further events are sent to it, and events that occur while it is inactive are not replayed.',
-          'Once the endpoint works again, re-enable it, and resend what failed with Recover:',
-          `${deps.appUrl}/webhooks/${delivery.endpointId}`,
-        ].join('\n'),
-      });
-    } catch (err) {
-      log.error('webhook deactivation email not sent', { endpoint: delivery.endpointId, err });
-    }
+
+  for (const failed of deactivated) await emailDeactivation(db, deps, failed);
+  const outcomes = new Map<SentAttempt, AttemptOutcome>();
+  for (const row of changed) {
+    const s = byDelivery.get(row.id);
+    const outcome = OUTCOME_OF_STATUS[row.status];
+    if (s && outcome) outcomes.set(s, outcome);
   }
-  const outcomes = recorded.outcomes;
   return sent.map((s) => outcomes.get(s) ?? 'gone');
 }
 
-async function recordInTransaction(
-  tx: Tx,
-  deps: WebhookDeps,
-  sent: readonly SentAttempt[],
-): Promise<{ outcomes: Map<SentAttempt, AttemptOutcome>; deactivated: Deactivation[] }> {
-  const outcomes = new Map<SentAttempt, AttemptOutcome>();
-  const ids = [...new Set(sent.map((s) => s.delivery.id))].sort();
-  const current = await tx
-    .select({ id: deliveries.id, status: deliveries.status })
-    .from(deliveries)
-    .where(inArray(deliveries.id, ids))
-    .orderBy(deliveries.id)
-    .for('update');
-  const statusOf = new Map(current.map((r) => [r.id, r.status]));
-  // A delivery deleted meanwhile (with its endpoint) has no row to record against.
-  const present = sent.filter((s) => statusOf.has(s.delivery.id));
-  if (present.length === 0) return { outcomes, deactivated: [] };
-
-  const inserted = await tx
-    .insert(deliveryAttempts)
-    .values(
-      present.map(({ delivery, result, endedAt }) => ({
-        id: randomUUID(),
-        deliveryId: delivery.id,
-        endpointId: delivery.endpointId,
-        attempt: delivery.attemptsMade + 1,
-        statusCode: result.statusCode,
-        success: result.success,
-        error: result.error,
-        durationMs: Math.round(result.durationMs),
-        requestHeaders: result.requestHeaders,
-        responseBody: result.responseBody,
-        createdAt: endedAt,
-      })),
-    )
-    .onConflictDoNothing()
-    .returning({ deliveryId: deliveryAttempts.deliveryId, attempt: deliveryAttempts.attempt });
-  const insertedKeys = new Set(inserted.map((r) => `${r.deliveryId}/${r.attempt}`));
-
-  const changes: SQL[] = [];
-  const fourthFailures: SentAttempt[] = [];
-  for (const s of present) {
-    const { delivery, result, endedAt } = s;
-    const attempt = delivery.attemptsMade + 1;
-    // Another dispatcher already recorded this attempt (our lease had run out), or the delivery
-    // was cancelled meanwhile: its state is not ours to change.
-    if (!insertedKeys.has(`${delivery.id}/${attempt}`) || statusOf.get(delivery.id) !== 'pending') continue;
-    let status: 'pending' | 'succeeded' | 'failed';
-    let next: string | null = null;
-    if (result.success) {
-      status = 'succeeded';
-      outcomes.set(s, 'succeeded');
-    } else if (attempt < MAX_ATTEMPTS) {
-      const delaySeconds = deps.retryDelays[attempt - 1];
-      if (delaySeconds === undefined) throw new Error(`No webhook retry delay for attempt ${attempt + 1}`);
-      status = 'pending';
-      next = new Date(endedAt.getTime() + delaySeconds * 1000).toISOString();
-      outcomes.set(s, 'retry');
-    } else {
-      // SPEC 3.1: the fourth failure: the event is permanently failed and the endpoint inactive.
-      status = 'failed';
-      outcomes.set(s, 'failed');
-      fourthFailures.push(s);
-    }
-    changes.push(sql`(${delivery.id}::uuid, ${status}, ${attempt}::int, ${next}::timestamptz)`);
+/** SPEC 3.1, D21: tells the owner (at a verified address, issue 15 item 1) of the deactivation. */
+async function emailDeactivation(db: Db, deps: WebhookDeps, { delivery, result }: SentAttempt) {
+  if (!delivery.ownerEmailVerified) {
+    log.info('webhook deactivation email not sent: the owner has not verified the address', {
+      endpoint: delivery.endpointId,
+    });
+    return;
   }
-  if (changes.length > 0) {
-    await tx.execute(
-      sql`update deliveries as d
-          set status = v.status, attempts_made = v.attempts_made, next_attempt_at = v.next_attempt_at, locked_until = null
-          from (values ${sql.join(changes, sql`, `)}) as v(id, status, attempts_made, next_attempt_at)
-          where d.id = v.id and d.status = 'pending'`,
-    );
+  try {
+    await deps.mailer.send(db, {
+      accountId: delivery.accountId,
+      to: delivery.ownerEmail,
+      subject: `Webhook endpoint deactivated: ${delivery.url}`,
+      body: [
+        `Your webhook endpoint ${delivery.url} has been deactivated: all ${MAX_ATTEMPTS} attempts to deliver a ${delivery.event} event failed.`,
+        `Last attempt: ${result.statusCode ? `HTTP ${result.statusCode}` : (result.error ?? 'failed')}.`,
+        `Delivery: ${delivery.id}`,
+        '',
+        'No further events are sent to it, and events that occur while it is inactive are not replayed.',
+        'Once the endpoint works again, re-enable it, and resend what failed with Recover:',
+        `${deps.appUrl}/webhooks/${delivery.endpointId}`,
+      ].join('\n'),
+    });
+  } catch (err) {
+    log.error('webhook deactivation email not sent', { endpoint: delivery.endpointId, err });
   }
-
-  // After the states above, so a retry scheduled in this batch for the same endpoint is cancelled
-  // with the others (D11) and a success recorded in it stays a success.
-  const deactivated: Deactivation[] = [];
-  const seen = new Set<string>();
-  for (const s of fourthFailures) {
-    if (seen.has(s.delivery.endpointId)) continue;
-    seen.add(s.delivery.endpointId);
-    if (await deactivateEndpoint(tx, s.delivery.endpointId, s.delivery.id)) deactivated.push({ sent: s });
-  }
-  return { outcomes, deactivated };
 }
 
 /** Makes one attempt of a claimed delivery and records it (SPEC 6.5, D11, D13). */

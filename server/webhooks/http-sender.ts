@@ -8,10 +8,17 @@
 //   It also bounds reading the (at most 4 KiB) response body, which never changes the outcome.
 // - At most `maxConcurrent` attempts are in flight; the rest wait for a slot, first come first served.
 
-import pLimit from 'p-limit';
-import { Agent, request } from 'undici';
+import { isAscii } from 'node:buffer';
+import { Agent, type Dispatcher } from 'undici';
 import { isAppError } from '../errors';
-import { WebhookUrlError, checkWebhookUrl, createGuardedLookup, type Resolver } from './url-guard';
+import {
+  WebhookUrlError,
+  checkWebhookUrl,
+  createGuardedLookup,
+  isIpLiteral,
+  normalizeHost,
+  type Resolver,
+} from './url-guard';
 
 export interface AttemptResult {
   statusCode: number | null;
@@ -45,6 +52,7 @@ export interface WebhookSender {
 export const MAX_RESPONSE_BODY_BYTES = 4096;
 export const DEFAULT_MAX_CONCURRENT = 16;
 export const DEFAULT_USER_AGENT = 'MeetingNotes-Webhooks/1.0';
+const NUMERIC_CHECKED_MAX = 1024;
 
 /** The error object and everything it wraps (cause chains, AggregateError members). */
 function errorChain(err: unknown): unknown[] {
@@ -120,31 +128,38 @@ function buildHeaders(given: Record<string, string>, userAgent: string): Record<
   return out;
 }
 
-/** Reads at most MAX_RESPONSE_BODY_BYTES and then destroys the stream; never throws. */
-async function readLimited(
-  body: AsyncIterable<Uint8Array> & { destroy(err?: Error): unknown },
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      const buf = Buffer.from(chunk);
-      const take = Math.min(buf.length, MAX_RESPONSE_BODY_BYTES - size);
-      chunks.push(buf.subarray(0, take));
-      size += take;
-      if (size >= MAX_RESPONSE_BODY_BYTES) break; // leaving the loop destroys the stream
-    }
-  } catch {
-    // aborted by the deadline or reset by the peer: keep what arrived
-  } finally {
-    try {
-      body.destroy();
-    } catch {
-      // already destroyed
-    }
-  }
+/**
+ * The response body kept: its first bytes, an incomplete character at the cut dropped (never
+ * mangled). A NUL character becomes U+FFFD: PostgreSQL text cannot hold one, and one attempt's
+ * body must not keep a batch of attempts from being recorded.
+ */
+function decodeKept(chunks: Buffer[], size: number): string {
+  if (size === 0) return '';
+  const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
   // stream: true holds back a multi-byte character cut at the 4 KiB boundary.
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks), { stream: true });
+  const text = isAscii(bytes)
+    ? bytes.toString('latin1')
+    : new TextDecoder('utf-8').decode(bytes, { stream: true });
+  return text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text;
+}
+
+/** At most `max` tasks at once; the rest start in the order they came, as slots free up. */
+function createSlots(max: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return {
+    run(task: () => void): void {
+      if (active < max) {
+        active++;
+        task();
+      } else waiting.push(task);
+    },
+    release(): void {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    },
+  };
 }
 
 export function createWebhookSender(opts: WebhookSenderOptions): WebhookSender {
@@ -163,74 +178,146 @@ export function createWebhookSender(opts: WebhookSenderOptions): WebhookSender {
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
-  const limit = pLimit(maxConcurrent);
+  const slots = createSlots(maxConcurrent);
   let closed = false;
+  /**
+   * URLs with a numeric host that passed the send-time check: for them the check is a function
+   * of the URL alone (no DNS), so it is not repeated. A name is resolved and checked every time.
+   */
+  const numericChecked = new Map<string, URL>();
+  const checkUrl = async (raw: string): Promise<URL> => {
+    const known = numericChecked.get(raw);
+    if (known) return known;
+    const { url } = await checkWebhookUrl(raw, guard);
+    if (isIpLiteral(normalizeHost(url.hostname))) {
+      if (numericChecked.size >= NUMERIC_CHECKED_MAX) numericChecked.clear();
+      numericChecked.set(raw, url);
+    }
+    return url;
+  };
 
-  async function attempt(
+  /**
+   * One attempt, through undici's dispatch interface: no response stream, no AbortSignal (with
+   * them, `request` took about twice the CPU time per attempt to a local receiver). `done` is
+   * called once with the result, at the deadline at the latest. The slot is released once undici
+   * is done with the request too, which may be after the deadline: a request still waiting to
+   * connect ends at the connect time-out.
+   */
+  function attempt(
     req: WebhookRequest,
     requestHeaders: Record<string, string>,
-  ): Promise<AttemptResult> {
+    done: (result: AttemptResult) => void,
+  ): void {
     const started = performance.now();
-    const result = (r: Omit<AttemptResult, 'durationMs' | 'requestHeaders'>): AttemptResult => ({
-      ...r,
-      durationMs: Math.round(performance.now() - started),
-      requestHeaders,
-    });
-    const failed = (error: string) => result({ statusCode: null, success: false, error, responseBody: null });
+    let settled = false;
+    let timedOut = false;
+    let dispatched = false;
+    let released = false;
+    let controller: Dispatcher.DispatchController | null = null;
+    let statusCode = 0;
+    const chunks: Buffer[] = [];
+    let size = 0;
 
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs);
-    const deadline = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener('abort', () => reject(new Error('timeout')), { once: true });
-    });
-    deadline.catch(() => {});
-    try {
-      // D12: checked again at every attempt, on the addresses DNS returns now.
-      let url: URL;
-      try {
-        ({ url } = await Promise.race([checkWebhookUrl(req.url, guard), deadline]));
-      } catch (err) {
-        return failed(controller.signal.aborted ? 'timeout' : describeUrlError(err));
-      }
-
-      let res: Awaited<ReturnType<typeof request>>;
-      try {
-        res = await request(url, {
-          dispatcher: agent,
-          method: 'POST',
-          headers: requestHeaders,
-          body: req.body,
-          signal: controller.signal,
-        });
-      } catch (err) {
-        return failed(controller.signal.aborted ? 'timeout' : describeSendError(err));
-      }
-
-      // Headers are in: the outcome is settled. The deadline still bounds the body read.
-      const statusCode = res.statusCode;
-      const responseBody = await readLimited(res.body);
-      const success = statusCode >= 200 && statusCode < 300;
-      const error = statusCode >= 300 && statusCode < 400 ? `redirect (${statusCode}) not followed` : null;
-      return result({ statusCode, success, error, responseBody });
-    } finally {
+    const release = () => {
+      if (released) return;
+      released = true;
+      slots.release();
+    };
+    const settle = (r: Omit<AttemptResult, 'durationMs' | 'requestHeaders'>) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-    }
+      done({ ...r, durationMs: Math.round(performance.now() - started), requestHeaders });
+    };
+    const failed = (error: string) => settle({ statusCode: null, success: false, error, responseBody: null });
+    // Headers are in: the outcome is settled; the body is only kept for the log.
+    const answered = () =>
+      settle({
+        statusCode,
+        success: statusCode >= 200 && statusCode < 300,
+        error: statusCode >= 300 && statusCode < 400 ? `redirect (${statusCode}) not followed` : null,
+        responseBody: decodeKept(chunks, size),
+      });
+
+    // One deadline for the send-time check, connect, TLS and the response headers; it also
+    // bounds reading the body.
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (statusCode !== 0) answered();
+      else failed('timeout');
+      if (controller) controller.abort(new Error('timeout'));
+      else if (!dispatched) release(); // still in the send-time check: nothing was sent
+    }, timeoutMs);
+
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(c) {
+        controller = c;
+        if (timedOut) c.abort(new Error('timeout'));
+      },
+      onResponseStart(_c, code) {
+        if (code < 200) return; // 1xx informational: the final response follows
+        statusCode = code;
+      },
+      onResponseData(c, chunk) {
+        if (settled) return;
+        const take = Math.min(chunk.length, MAX_RESPONSE_BODY_BYTES - size);
+        chunks.push(take === chunk.length ? chunk : chunk.subarray(0, take));
+        size += take;
+        if (size >= MAX_RESPONSE_BODY_BYTES) {
+          answered();
+          c.abort(new Error('response body limit reached')); // the rest is never read
+        }
+      },
+      onResponseEnd() {
+        answered();
+        release();
+      },
+      onResponseError(_c, err) {
+        if (statusCode !== 0)
+          answered(); // reset by the peer or cut by the deadline: keep what arrived
+        else failed(timedOut ? 'timeout' : describeSendError(err));
+        release();
+      },
+    };
+
+    // D12: checked again at every attempt, on the addresses DNS returns now.
+    checkUrl(req.url).then(
+      (url) => {
+        if (timedOut) return; // released by the deadline
+        dispatched = true;
+        agent.dispatch(
+          {
+            origin: url.origin,
+            path: `${url.pathname}${url.search}`,
+            method: 'POST',
+            headers: requestHeaders,
+            body: req.body,
+          },
+          handler,
+        );
+      },
+      (err: unknown) => {
+        if (timedOut) return;
+        failed(describeUrlError(err));
+        release();
+      },
+    );
   }
 
   return {
-    async send(req) {
+    send(req) {
       const requestHeaders = buildHeaders(req.headers ?? {}, userAgent);
       if (closed) {
-        return {
+        return Promise.resolve({
           statusCode: null,
           success: false,
           error: 'sender closed',
           durationMs: 0,
           responseBody: null,
           requestHeaders,
-        };
+        });
       }
-      return limit(() => attempt(req, requestHeaders));
+      return new Promise((resolve) => slots.run(() => attempt(req, requestHeaders, resolve)));
     },
     async close() {
       closed = true;

@@ -183,7 +183,8 @@ export function normalizeHost(hostname: string): string {
   return ip.kind() === 'ipv6' ? (ip as IPv6).toRFC5952String() : ip.toString();
 }
 
-function isIpLiteral(host: string): boolean {
+/** Whether a (normalized) host is a numeric address rather than a name. */
+export function isIpLiteral(host: string): boolean {
   return parseIpLiteral(host) !== null;
 }
 
