@@ -102,7 +102,7 @@ test('issue 15 items 1, 2 Done-when: sign up → verify by the emailed link → 
 
   // A key made now answers 403 until early access.
   await page.goto('/keys');
-  await page.getByLabel('Name').fill('first key');
+  await page.getByLabel('Name', { exact: true }).fill('first key');
   await page
     .getByTestId('create-key-form')
     .getByRole('button', { name: /create key/i })

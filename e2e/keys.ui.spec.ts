@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
+import { DESKTOP, graveViolations, PHONE } from './axe';
 import { expect, test } from './fixtures';
 import { shot } from './screenshots';
 import { readState, signInAsDemo } from './state';
@@ -10,8 +10,6 @@ import { readState, signInAsDemo } from './state';
 // keys the page showed. The keys page's README pictures with usage and rolling come from here.
 
 const state = readState();
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 860 };
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
@@ -55,27 +53,6 @@ function expectBetween(iso: string | null, from: number, to: number) {
   const at = new Date(iso ?? '').getTime();
   expect(at).toBeGreaterThanOrEqual(from);
   expect(at).toBeLessThanOrEqual(to);
-}
-
-/** axe's serious and critical violations of the page as it is, at 1280 px and at a 390 px phone. */
-async function graveViolations(page: Page, label: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const viewport of [DESKTOP, PHONE]) {
-    await page.setViewportSize(viewport);
-    const { violations } = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze();
-    for (const v of violations)
-      if (v.impact === 'serious' || v.impact === 'critical')
-        found.push(
-          `${label} at ${viewport.width} px: ${v.id} (${v.impact}): ${v.nodes
-            .slice(0, 4)
-            .map((n) => n.target.join(' '))
-            .join(', ')}`,
-        );
-  }
-  await page.setViewportSize(DESKTOP);
-  return found;
 }
 
 test('issue 15 item 3: a key rolled with a 1-hour overlap keeps answering 200 beside its replacement, and the list shows when it stops; a key rolled with a 3 s overlap answers 401 after it while its replacement answers 200', async ({

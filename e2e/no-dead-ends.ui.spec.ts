@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { DESKTOP, graveViolations, PHONE } from './axe';
 import { expect, test } from './fixtures';
 import { shot } from './screenshots';
 import { demoLogin, readState, signInAsDemo } from './state';
@@ -11,29 +12,6 @@ import { demoLogin, readState, signInAsDemo } from './state';
 // entry, focus on the new page's heading, and /docs inside the app's frame when signed in.
 
 const state = readState();
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 860 };
-
-/** axe's serious and critical violations of the page as it is, at 1280 px and at a 390 px phone. */
-async function graveViolations(page: Page, label: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const viewport of [DESKTOP, PHONE]) {
-    await page.setViewportSize(viewport);
-    const { violations } = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze();
-    for (const v of violations)
-      if (v.impact === 'serious' || v.impact === 'critical')
-        found.push(
-          `${label} at ${viewport.width} px: ${v.id} (${v.impact}): ${v.nodes
-            .slice(0, 4)
-            .map((n) => n.target.join(' '))
-            .join(', ')}`,
-        );
-  }
-  await page.setViewportSize(DESKTOP);
-  return found;
-}
 
 const toasts = (page: Page) => page.getByTestId('toasts');
 
@@ -131,7 +109,7 @@ test('issue 15 item 4: creating and revoking a key are confirmed by toasts', asy
   await signInAsDemo(page, state);
   await page.goto('/keys');
   const name = `toast key ${Date.now()}`;
-  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Name', { exact: true }).fill(name);
   await page
     .getByTestId('create-key-form')
     .getByRole('button', { name: /create/i })

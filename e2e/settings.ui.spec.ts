@@ -42,7 +42,7 @@ test('issue 5, D15: sign up; the account explains it has no early access, and it
   await expect(page.getByTestId('early-access-status')).toContainText('No early access');
 
   await page.goto('/keys');
-  await page.getByLabel('Name').fill('First key');
+  await page.getByLabel('Name', { exact: true }).fill('First key');
   await page
     .getByTestId('create-key-form')
     .getByRole('button', { name: /create/i })
@@ -59,7 +59,7 @@ test('issue 5, SPEC 5: create a key, call /v1 with it (200), revoke it (401)', a
   const demo = demoLogin(state);
   await signIn(page, demo.email, demo.password);
   await page.goto('/keys');
-  await page.getByLabel('Name').fill('e2e key');
+  await page.getByLabel('Name', { exact: true }).fill('e2e key');
   await page
     .getByTestId('create-key-form')
     .getByRole('button', { name: /create/i })

@@ -1,27 +1,17 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { ErrorMessage } from '../ui/card';
 import { ShownOnce } from '../ui/copy-button';
 import { Modal, ModalClose } from '../ui/dialog';
-import { SelectField } from '../ui/field';
 import { isRetryable } from '../ui/friendly-error';
 import { formatDateTime } from '../ui/relative-time';
+import { DEFAULT_OVERLAP_SECONDS, OverlapField } from '../ui/overlap-field';
 import { useToast } from '../ui/toast';
 import { type ApiKey, maskedKey } from './api-key';
-
-const HOUR = 3600;
-/** How long the old key keeps working beside the new one: server/accounts/api-key-management.ts ROLL_OVERLAPS. */
-const OVERLAPS = [
-  { seconds: 0, label: 'Immediately: it stops now' },
-  { seconds: HOUR, label: '1 hour' },
-  { seconds: 24 * HOUR, label: '24 hours (recommended)' },
-  { seconds: 7 * 24 * HOUR, label: '7 days' },
-] as const;
-const DEFAULT_OVERLAP = 24 * HOUR;
 
 interface Rolled {
   plaintext: string;
@@ -52,8 +42,7 @@ export function RollKeyDialog({
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const toast = useToast();
-  const hintId = useId();
-  const [overlap, setOverlap] = useState<number>(DEFAULT_OVERLAP);
+  const [overlap, setOverlap] = useState<number>(DEFAULT_OVERLAP_SECONDS);
   // The new key lives only here, while the dialog is open: closing it forgets the plaintext.
   const [rolled, setRolled] = useState<Rolled | null>(null);
 
@@ -134,26 +123,17 @@ export function RollKeyDialog({
         </div>
       ) : (
         <div className="mt-4 space-y-4">
-          <div>
-            <SelectField
-              label="The old key keeps working"
-              data-testid="roll-overlap"
-              value={String(overlap)}
-              onChange={(e) => setOverlap(Number(e.target.value))}
-              aria-describedby={hintId}
-            >
-              {OVERLAPS.map((o) => (
-                <option key={o.seconds} value={String(o.seconds)}>
-                  {o.label}
-                </option>
-              ))}
-            </SelectField>
-            <p id={hintId} className={`mt-1 text-xs ${overlap === 0 ? 'text-red-700' : 'text-zinc-500'}`}>
-              {overlap === 0
-                ? 'Calls with the old key fail from now on, until your code has the new key.'
-                : 'Both keys work during this time; then only the new one does.'}
-            </p>
-          </div>
+          <OverlapField
+            label="The old key keeps working"
+            testId="roll-overlap"
+            immediately="Immediately: it stops now"
+            value={overlap}
+            onChange={setOverlap}
+            hints={{
+              immediately: 'Calls with the old key fail from now on, until your code has the new key.',
+              overlap: 'Both keys work during this time; then only the new one does.',
+            }}
+          />
           <ErrorMessage
             error={roll.error}
             onRetry={

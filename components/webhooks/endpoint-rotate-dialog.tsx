@@ -1,26 +1,16 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { ErrorMessage } from '../ui/card';
 import { isRetryable } from '../ui/friendly-error';
 import { ShownOnce } from '../ui/copy-button';
 import { Modal, ModalClose } from '../ui/dialog';
-import { SelectField } from '../ui/field';
 import { formatDateTime } from '../ui/relative-time';
+import { DEFAULT_OVERLAP_SECONDS, OverlapField } from '../ui/overlap-field';
 import type { Endpoint } from './webhook-shared';
-
-const HOUR = 3600;
-/** How long the old secret keeps signing beside the new one; the server allows 0 to 7 days. */
-const OVERLAPS = [
-  { seconds: 0, label: 'Now: stop using it at once' },
-  { seconds: HOUR, label: '1 hour' },
-  { seconds: 24 * HOUR, label: '24 hours (recommended)' },
-  { seconds: 7 * 24 * HOUR, label: '7 days' },
-] as const;
-const DEFAULT_OVERLAP = 24 * HOUR;
 
 /**
  * Issue 12 item 3: a new signing secret, shown once. The old one keeps signing for the chosen
@@ -30,9 +20,8 @@ const DEFAULT_OVERLAP = 24 * HOUR;
 export function EndpointRotateDialog({ endpoint, onRotated }: { endpoint: Endpoint; onRotated(): void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const hintId = useId();
   const [open, setOpen] = useState(false);
-  const [overlap, setOverlap] = useState<number>(DEFAULT_OVERLAP);
+  const [overlap, setOverlap] = useState<number>(DEFAULT_OVERLAP_SECONDS);
   // The new secret lives only here, while the dialog is open: closing it forgets the secret.
   const [rotated, setRotated] = useState<{ secret: string; oldUntil: string | null } | null>(null);
 
@@ -55,7 +44,7 @@ export function EndpointRotateDialog({ endpoint, onRotated }: { endpoint: Endpoi
     // Closing while the rotation is under way would lose the secret it answers with.
     if (!next && rotate.isPending) return;
     if (next) {
-      setOverlap(DEFAULT_OVERLAP);
+      setOverlap(DEFAULT_OVERLAP_SECONDS);
       rotate.reset();
     }
     setRotated(null);
@@ -123,26 +112,17 @@ export function EndpointRotateDialog({ endpoint, onRotated }: { endpoint: Endpoi
         </div>
       ) : (
         <div className="mt-4 space-y-4">
-          <div>
-            <SelectField
-              label="The current secret keeps working"
-              data-testid="rotate-overlap"
-              value={String(overlap)}
-              onChange={(e) => setOverlap(Number(e.target.value))}
-              aria-describedby={hintId}
-            >
-              {OVERLAPS.map((o) => (
-                <option key={o.seconds} value={String(o.seconds)}>
-                  {o.label}
-                </option>
-              ))}
-            </SelectField>
-            <p id={hintId} className={`mt-1 text-xs ${overlap === 0 ? 'text-red-700' : 'text-zinc-500'}`}>
-              {overlap === 0
-                ? 'Deliveries fail verification at your receiver until it has the new secret.'
-                : 'Update your receiver within this time; after it, only the new secret signs.'}
-            </p>
-          </div>
+          <OverlapField
+            label="The current secret keeps working"
+            testId="rotate-overlap"
+            immediately="Now: stop using it at once"
+            value={overlap}
+            onChange={setOverlap}
+            hints={{
+              immediately: 'Deliveries fail verification at your receiver until it has the new secret.',
+              overlap: 'Update your receiver within this time; after it, only the new secret signs.',
+            }}
+          />
           <ErrorMessage
             error={rotate.error}
             onRetry={

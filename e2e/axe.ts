@@ -1,0 +1,26 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 860 };
+
+/** axe's serious and critical violations of the page as it is, at 1280 px and at a 390 px phone. */
+export async function graveViolations(page: Page, label: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    const { violations } = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze();
+    for (const v of violations)
+      if (v.impact === 'serious' || v.impact === 'critical')
+        found.push(
+          `${label} at ${viewport.width} px: ${v.id} (${v.impact}): ${v.nodes
+            .slice(0, 4)
+            .map((n) => n.target.join(' '))
+            .join(', ')}`,
+        );
+  }
+  await page.setViewportSize(DESKTOP);
+  return found;
+}
