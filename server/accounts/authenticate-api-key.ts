@@ -3,7 +3,7 @@ import { queryRows, type Queryable } from '../db/client';
 import type { FormName, Plan } from '../domain';
 import { consumeRateLimits, rateLimitResult, type RateLimitResult } from '../rate-limit/consume-rate-limit';
 import type { RateLimitRule } from '../rate-limit/plan-limits';
-import type { Account, ApiKey } from './accounts';
+import { type Account, type ApiKey, usableKey } from './accounts';
 import { hashApiKey, looksLikeApiKey } from './api-key-crypto';
 
 export interface ApiPrincipal {
@@ -37,11 +37,10 @@ export async function authenticateApiKey(
 
 /** The key behind a token, usable at `now` (unrevoked and unexpired), with its account. */
 function principalSql(token: string, now: Date, form?: FormName) {
-  return sql`select k.id as key_id, k.form as key_form, a.id as account_id, a.plan, a.daily_limit,
-                    a.early_access, coalesce(${form ?? null}::text, k.form) as form
-             from api_keys k join accounts a on a.id = k.account_id
-             where k.key_hash = ${hashApiKey(token)} and k.revoked_at is null
-               and (k.expires_at is null or k.expires_at > ${now.toISOString()}::timestamptz)`;
+  return sql`select api_keys.id as key_id, api_keys.form as key_form, a.id as account_id, a.plan,
+                    a.daily_limit, a.early_access, coalesce(${form ?? null}::text, api_keys.form) as form
+             from api_keys join accounts a on a.id = api_keys.account_id
+             where api_keys.key_hash = ${hashApiKey(token)} and ${usableKey(now)}`;
 }
 
 /** How many days of per-key usage are kept: the settings app charts the last 7. */

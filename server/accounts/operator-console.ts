@@ -141,8 +141,7 @@ export async function listAccountsForOperator(
           a.email_verified_at, a.created_at,
           coalesce((select c.count from rate_limit_counters c
                     where c.bucket = 'account:' || a.id::text and c.window_start = ${dayStart.toISOString()}), 0) as usage_today,
-          (select count(*) from api_keys k where k.account_id = a.id and k.revoked_at is null
-                 and (k.expires_at is null or k.expires_at > now())) as active_keys,
+          (select count(*) from api_keys where api_keys.account_id = a.id and ${usableKey()}) as active_keys,
           (select count(*) from webhook_endpoints e where e.account_id = a.id) as endpoints,
           count(*) over () as total
         from accounts a
