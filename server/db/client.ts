@@ -78,6 +78,15 @@ function lockDataDir(dataDir: string): () => void {
   throw new Error(`Could not lock ${dataDir}`);
 }
 
+/**
+ * Issue 14 item 5: PGlite's PostgreSQL keeps initdb's shared_buffers of 128 MB, and its shared
+ * memory is allocated and zeroed inside the WebAssembly heap when it starts, so the whole 128 MB
+ * is resident from the first second, whatever the database's size (the process went from 48 to
+ * 344 MB; with 32 MB, to 221 MB). Pages beyond it are read from the data directory's files,
+ * which the operating system caches. A database that outgrows this belongs on PostgreSQL.
+ */
+export const PGLITE_SHARED_BUFFERS = '32MB';
+
 export async function openPglite(
   dataDir: string | null,
   opts: {
@@ -100,6 +109,7 @@ export async function openPglite(
       ...(dataDir ? { dataDir } : {}),
       ...(opts.loadDataDir && { loadDataDir: opts.loadDataDir }),
       extensions: { vector },
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
     });
     const db = drizzle({ client, schema, ...(opts.logger && { logger: opts.logger }) }) as unknown as Db;
     return {

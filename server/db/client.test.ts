@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openPglite, PGLITE_SHARED_BUFFERS } from './client';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the embedded database (PGlite)', () => {
+  it('issue 14 item 5: runs with 32 MB of shared buffers (not initdb’s 128 MB, all of it resident from the start), and keeps what it wrote across a reopen', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mn-pglite-'));
+    dirs.push(dir);
+    const first = await openPglite(dir);
+    try {
+      const rows = (await first.db.execute(sql`show shared_buffers`)) as unknown as {
+        rows: { shared_buffers: string }[];
+      };
+      expect(PGLITE_SHARED_BUFFERS).toBe('32MB');
+      expect(rows.rows[0]?.shared_buffers).toBe('32MB');
+      await first.db.execute(sql`create table kept (v text)`);
+      await first.db.execute(sql`insert into kept values ('still here')`);
+    } finally {
+      await first.close();
+    }
+    const second = await openPglite(dir);
+    try {
+      const rows = (await second.db.execute(sql`select v from kept`)) as unknown as { rows: { v: string }[] };
+      expect(rows.rows.map((r) => r.v)).toEqual(['still here']);
+    } finally {
+      await second.close();
+    }
+  });
+});
