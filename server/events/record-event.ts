@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/client';
-import { events } from '../db/schema';
 import type { EventType } from '../domain';
 import type { Segment } from '../notes/note-record';
 import type { Summary } from '../notes/summary';
 import { buildEventData, type EventSubject } from '../webhooks/envelope';
-import { fanOutEvent } from '../webhooks/fan-out-event';
+import { recordEventWithDeliveries } from '../webhooks/fan-out-event';
 
 /**
  * Writes an event to the outbox and turns it into webhook deliveries. Call it inside the
@@ -29,7 +28,6 @@ export async function recordEvent(
     data: buildEventData(input.meeting, input.transcript ?? [], input.summary ?? null),
     createdAt: input.at ?? new Date(),
   };
-  await tx.insert(events).values({ ...event, meetingId: input.meeting.id });
-  await fanOutEvent(tx, event);
+  await recordEventWithDeliveries(tx, { ...event, meetingId: input.meeting.id });
   return event.id;
 }
