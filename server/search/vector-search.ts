@@ -33,11 +33,15 @@ export const HNSW_EF_SEARCH = 64;
  * on a 20,000-passage account (bench:search, issue 14 item 6) — on exactly the accounts this path
  * exists for. (The outer sort of the `limit` rows found is still done: it has no alternative.)
  */
-export const hnswSettings = (efSearch: number): string[] => [
-  'set local hnsw.iterative_scan = relaxed_order',
-  `set local hnsw.ef_search = ${efSearch}`,
-  'set local enable_sort = off',
-];
+export const hnswSettings = (efSearch: number): string[] => {
+  if (!Number.isInteger(efSearch) || efSearch < 1) throw new Error(`Bad hnsw.ef_search: ${efSearch}`);
+  // One statement (set_config(…, true) is SET LOCAL), not three: each round trip inside the
+  // search's transaction is on its latency (issue 14: about a millisecond each on the 2-core
+  // machine under load).
+  return [
+    `select set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '${efSearch}', true), set_config('enable_sort', 'off', true)`,
+  ];
+};
 
 export interface VectorSearchSpec {
   /** Selects `id` and `distance` (embedding <=> query) and whatever else the caller needs. */
