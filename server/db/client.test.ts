@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openPglite, PGLITE_SHARED_BUFFERS } from './client';
+import { openPglite, PGLITE_SHARED_BUFFERS, queryRows } from './client';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -16,11 +16,9 @@ describe('the embedded database (PGlite)', () => {
     dirs.push(dir);
     const first = await openPglite(dir);
     try {
-      const rows = (await first.db.execute(sql`show shared_buffers`)) as unknown as {
-        rows: { shared_buffers: string }[];
-      };
+      const rows = await queryRows<{ shared_buffers: string }>(first.db, sql`show shared_buffers`);
       expect(PGLITE_SHARED_BUFFERS).toBe('32MB');
-      expect(rows.rows[0]?.shared_buffers).toBe('32MB');
+      expect(rows[0]?.shared_buffers).toBe('32MB');
       await first.db.execute(sql`create table kept (v text)`);
       await first.db.execute(sql`insert into kept values ('still here')`);
     } finally {
@@ -28,8 +26,8 @@ describe('the embedded database (PGlite)', () => {
     }
     const second = await openPglite(dir);
     try {
-      const rows = (await second.db.execute(sql`select v from kept`)) as unknown as { rows: { v: string }[] };
-      expect(rows.rows.map((r) => r.v)).toEqual(['still here']);
+      const rows = await queryRows<{ v: string }>(second.db, sql`select v from kept`);
+      expect(rows.map((r) => r.v)).toEqual(['still here']);
     } finally {
       await second.close();
     }
