@@ -56,7 +56,7 @@ const { values } = parseArgs({
     'ef-construction': { type: 'string' },
     seed: { type: 'string', default: '42' },
     /** hnsw.ef_search values to try on the large account (straight SQL); empty for none. */
-    'ef-sweep': { type: 'string', default: '40,100,400,1000' },
+    'ef-sweep': { type: 'string', default: '40,64,80,100,200' },
     /** Print the HNSW query's plan for each measured account on stderr. */
     explain: { type: 'boolean', default: false },
     /**
@@ -1100,8 +1100,9 @@ async function planOf(db: Db, query: SQL, settings: string[]): Promise<string> {
   });
   const text = lines.map((l) => Object.values(l)[0]).join('\n');
   if (values.explain) progress(text.replace(/'\[[^\]]*\]'::vector/g, "'[…]'::vector"));
-  if (text.includes('passages_embedding_hnsw')) return 'hnsw index';
-  if (text.includes('passages_account_idx')) return 'account btree + sort';
+  // passages is partitioned by account (migration 0011): the indexes read are a partition's own.
+  if (/Index Scan using \S+ on passages\S*/.test(text) && text.includes('Order By: (')) return 'hnsw index';
+  if (/passages_(account_idx|p\d+_account_id_idx)/.test(text)) return 'account btree + sort';
   return text.includes('Seq Scan on passages') ? 'seq scan + sort' : 'other';
 }
 
@@ -1254,7 +1255,9 @@ async function bench(label: string, database: Database) {
   progress(`${label}: index built in ${phases['index build s']} s`);
   const [sizes] = await queryRows<{ table_mb: number; index_mb: number }>(
     database.db,
-    sql`select round(pg_total_relation_size('passages') / 1048576.0)::int as table_mb, round(pg_relation_size('passages_embedding_hnsw') / 1048576.0)::int as index_mb`,
+    // Summed over the partitions (migration 0011): a partitioned table or index has no storage itself.
+    sql`select round((select sum(pg_total_relation_size(relid)) from pg_partition_tree('passages')) / 1048576.0)::int as table_mb,
+               round((select sum(pg_relation_size(relid)) from pg_partition_tree('passages_embedding_hnsw')) / 1048576.0)::int as index_mb`,
   );
 
   // Queries
