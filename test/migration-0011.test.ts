@@ -20,11 +20,16 @@ const vector = (seed: number, dims: number) =>
 
 describe('migration 0011 (issue 14 item 6)', () => {
   it('issue 14 item 6: passages from before migration 0011 survive it unchanged in a table partitioned by account, whose keys and cascades still hold', async () => {
-    const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8'));
+    const journal = JSON.parse(
+      fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8'),
+    );
     const before = journal.entries.filter((e: { idx: number }) => e.idx < 11);
     expect(before).toHaveLength(11);
     fs.mkdirSync(path.join(older, 'meta'));
-    fs.writeFileSync(path.join(older, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: before }));
+    fs.writeFileSync(
+      path.join(older, 'meta', '_journal.json'),
+      JSON.stringify({ ...journal, entries: before }),
+    );
     for (const entry of before)
       fs.copyFileSync(path.join(MIGRATIONS_FOLDER, `${entry.tag}.sql`), path.join(older, `${entry.tag}.sql`));
 
@@ -34,7 +39,9 @@ describe('migration 0011 (issue 14 item 6)', () => {
       await migrate(database.db as never, { migrationsFolder: older });
       // A database that had moved to another dimension keeps it (LIKE copies the column type).
       await database.db.execute(sql.raw('drop index passages_embedding_hnsw'));
-      await database.db.execute(sql.raw('alter table passages alter column embedding type vector(8) using null'));
+      await database.db.execute(
+        sql.raw('alter table passages alter column embedding type vector(8) using null'),
+      );
       for (const [i, account] of ACCOUNTS.entries()) {
         await database.db.execute(
           sql`insert into accounts (id, email) values (${account}, ${`owner${i}@example.com`})`,

@@ -11,14 +11,14 @@ afterAll(() => {
 });
 
 describe('the embedded database (PGlite)', () => {
-  it('issue 14 item 5: runs with 32 MB of shared buffers (not initdb’s 128 MB, all of it resident from the start), and keeps what it wrote across a reopen', async () => {
+  it('issue 14 item 5: runs with 16 MB of shared buffers (not initdb’s 128 MB, all of it resident from the start), and keeps what it wrote across a reopen', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mn-pglite-'));
     dirs.push(dir);
     const first = await openPglite(dir);
     try {
       const rows = await queryRows<{ shared_buffers: string }>(first.db, sql`show shared_buffers`);
-      expect(PGLITE_SHARED_BUFFERS).toBe('32MB');
-      expect(rows[0]?.shared_buffers).toBe('32MB');
+      expect(PGLITE_SHARED_BUFFERS).toBe('16MB');
+      expect(rows[0]?.shared_buffers).toBe('16MB');
       await first.db.execute(sql`create table kept (v text)`);
       await first.db.execute(sql`insert into kept values ('still here')`);
     } finally {
