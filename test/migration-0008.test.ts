@@ -1,37 +1,17 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_FOLDER, migrateDatabase, openPglite, queryRows } from '../server/db/client';
+import { describe, expect, it } from 'vitest';
+import { migrateDatabase, queryRows } from '../server/db/client';
+import { openDatabaseBefore } from './older-database';
 
 // Issue 15: migration 0008 adds verified addresses. An account from before it keeps getting its
 // emails (webhook notices go only to verified addresses): it counts as verified since it was made.
 // Run on the embedded database, where a folder holding migrations 0000–0007 only can stand for
 // a database of the previous release.
 
-const older = fs.mkdtempSync(path.join(os.tmpdir(), 'mn-migrations-'));
-afterAll(() => fs.rmSync(older, { recursive: true, force: true }));
-
 describe('migration 0008 (issue 15 item 1)', () => {
   it('issue 15: accounts made before migration 0008 count as verified since their creation; new columns start empty', async () => {
-    const journal = JSON.parse(
-      fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8'),
-    );
-    const before = journal.entries.filter((e: { idx: number }) => e.idx < 8);
-    expect(before).toHaveLength(8);
-    fs.mkdirSync(path.join(older, 'meta'));
-    fs.writeFileSync(
-      path.join(older, 'meta', '_journal.json'),
-      JSON.stringify({ ...journal, entries: before }),
-    );
-    for (const entry of before)
-      fs.copyFileSync(path.join(MIGRATIONS_FOLDER, `${entry.tag}.sql`), path.join(older, `${entry.tag}.sql`));
-
-    const database = await openPglite(null);
+    const database = await openDatabaseBefore(8);
     try {
-      const { migrate } = await import('drizzle-orm/pglite/migrator');
-      await migrate(database.db as never, { migrationsFolder: older });
       await database.db.execute(
         sql`insert into accounts (id, email, created_at) values
               ('6f1c2a52-8e0b-4b55-9a39-3c1f1c0f0001', 'old@example.com', '2026-01-02T03:04:05.678Z')`,

@@ -1,17 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_FOLDER, migrateDatabase, openPglite, queryRows } from '../server/db/client';
+import { describe, expect, it } from 'vitest';
+import { migrateDatabase, queryRows } from '../server/db/client';
 import { PASSAGE_PARTITIONS } from '../server/db/schema';
+import { openDatabaseBefore } from './older-database';
 
 // Issue 14 item 6: migration 0011 moves `passages` into a table hash-partitioned by account.
 // A database of the previous release (migrations 0000–0010, standing in as a folder holding only
 // those) keeps every passage, byte for byte, and its constraints; searches then read one partition.
-
-const older = fs.mkdtempSync(path.join(os.tmpdir(), 'mn-migrations-'));
-afterAll(() => fs.rmSync(older, { recursive: true, force: true }));
 
 const ACCOUNTS = ['6f1c2a52-8e0b-4b55-9a39-3c1f1c0f0001', '6f1c2a52-8e0b-4b55-9a39-3c1f1c0f0002'];
 const MEETINGS = ['7a000000-0000-4000-8000-000000000001', '7a000000-0000-4000-8000-000000000002'];
@@ -20,23 +15,8 @@ const vector = (seed: number, dims: number) =>
 
 describe('migration 0011 (issue 14 item 6)', () => {
   it('issue 14 item 6: passages from before migration 0011 survive it unchanged in a table partitioned by account, whose keys and cascades still hold', async () => {
-    const journal = JSON.parse(
-      fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8'),
-    );
-    const before = journal.entries.filter((e: { idx: number }) => e.idx < 11);
-    expect(before).toHaveLength(11);
-    fs.mkdirSync(path.join(older, 'meta'));
-    fs.writeFileSync(
-      path.join(older, 'meta', '_journal.json'),
-      JSON.stringify({ ...journal, entries: before }),
-    );
-    for (const entry of before)
-      fs.copyFileSync(path.join(MIGRATIONS_FOLDER, `${entry.tag}.sql`), path.join(older, `${entry.tag}.sql`));
-
-    const database = await openPglite(null);
+    const database = await openDatabaseBefore(11);
     try {
-      const { migrate } = await import('drizzle-orm/pglite/migrator');
-      await migrate(database.db as never, { migrationsFolder: older });
       // A database that had moved to another dimension keeps it (LIKE copies the column type).
       await database.db.execute(sql.raw('drop index passages_embedding_hnsw'));
       await database.db.execute(
