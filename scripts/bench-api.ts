@@ -32,6 +32,7 @@ import { storeTranscript } from '../server/meetings/store-transcript';
 import { createServices } from '../server/services';
 import { runDueWork } from '../server/worker/run-due-work';
 import { percentile } from './bench-stats';
+import { processTree } from './process-tree';
 
 const { values } = parseArgs({
   options: {
@@ -261,24 +262,7 @@ async function startServer(env: Record<string, string>): Promise<{ url: string; 
 
 /** CPU seconds used so far by a process and all its descendants. */
 function treeCpuSeconds(pid: number): number {
-  const stats = new Map<number, { ppid: number; ticks: number }>();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      stats.set(Number(name), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
-    } catch {
-      /* gone */
-    }
-  }
-  let ticks = 0;
-  const queue = [pid];
-  for (let p = queue.pop(); p !== undefined; p = queue.pop()) {
-    ticks += stats.get(p)?.ticks ?? 0;
-    for (const [child, s] of stats) if (s.ppid === p) queue.push(child);
-  }
-  return ticks / CLK_TCK;
+  return pidsCpuSeconds(processTree(pid));
 }
 
 function pidsCpuSeconds(pids: number[]): number {

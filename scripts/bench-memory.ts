@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { createAccount, createApiKey } from '../server/accounts/accounts';
 import { migrateDatabase, openPostgres } from '../server/db/client';
+import { processTree } from './process-tree';
 
 const { values } = parseArgs({
   options: {
@@ -57,19 +58,8 @@ async function freePort(): Promise<number> {
 
 /** VmRSS of pid and every descendant, in MB, with each process's own figure. */
 function treeRss(pid: number): { total: number; processes: { command: string; mb: number }[] } {
-  const parents = new Map<number, number>();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      /* gone */
-    }
-  }
   const processes: { command: string; mb: number }[] = [];
-  const queue = [pid];
-  for (let p = queue.pop(); p !== undefined; p = queue.pop()) {
+  for (const p of processTree(pid)) {
     try {
       const status = fs.readFileSync(`/proc/${p}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
@@ -78,7 +68,6 @@ function treeRss(pid: number): { total: number; processes: { command: string; mb
     } catch {
       /* gone */
     }
-    for (const [child, parent] of parents) if (parent === p) queue.push(child);
   }
   return { total: processes.reduce((a, p) => a + p.mb, 0), processes };
 }
