@@ -186,6 +186,8 @@ test('issue 12, SPEC 3.1, 6.5, D11: an endpoint owner’s journey: failure, retr
 
     // Editing the URL and description keeps the endpoint (its id, secret and history): the next
     // test event, of the other subscribed event, arrives at the new path.
+    // The receiver has the third delivery; the page's list shows it at its next refresh.
+    await expect.poll(async () => (await rowIds(page)).length, { timeout: 15_000 }).toBe(3);
     const rowsBeforeEdit = (await rowIds(page)).length;
     expect(rowsBeforeEdit).toBe(3);
     const movedUrl = `${receiver.origin}/hooks/v2`;
