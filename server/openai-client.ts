@@ -1,4 +1,4 @@
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type { APIError, OpenAI } from 'openai';
 
 // The official client behind the two OpenAI-compatible providers (D18 summaries, D19 embeddings).
 // It does the requests, the per-attempt timeout, the retries (connection errors, timeouts, 408,
@@ -7,6 +7,10 @@ import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai'
 // configuration comes only from the caller (the client's own OPENAI_* variables are overridden),
 // a server's wait is capped at `maxRetryDelayMs`, the caller's signal also ends the wait between
 // attempts, and the client logs nothing (its debug log would hold transcripts).
+//
+// The SDK (2.4 MB of source) is loaded on a provider's first request, not when the server
+// starts: most servers run the offline defaults and never need it, and every module the server
+// loads stays resident as source and code (issue 14 item 5).
 
 export interface OpenAIClientOptions {
   /** A validated http(s) API root; its query (e.g. an Azure `api-version`) goes with every request. */
@@ -23,8 +27,31 @@ export interface OpenAIClientOptions {
 }
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+type Sdk = typeof import('openai');
 
-export function createOpenAIClient(options: OpenAIClientOptions): OpenAI {
+let sdk: Sdk | undefined;
+
+async function loadSdk(): Promise<Sdk> {
+  sdk ??= await import('openai');
+  return sdk;
+}
+
+/** The client, made on the first call (which loads the SDK) and the same one after. */
+export function createOpenAIClient(options: OpenAIClientOptions): () => Promise<OpenAI> {
+  let client: Promise<OpenAI> | undefined;
+  return () => {
+    client ??= loadSdk().then(
+      (loaded) => newClient(loaded, options),
+      (err: unknown) => {
+        client = undefined;
+        throw err;
+      },
+    );
+    return client;
+  };
+}
+
+function newClient({ default: OpenAI }: Sdk, options: OpenAIClientOptions): OpenAI {
   const root = new URL(options.baseUrl);
   const query = Object.fromEntries(root.searchParams);
   root.search = '';
@@ -89,11 +116,21 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefine
   });
 }
 
+/** `err` as the SDK's error, or undefined. Only a loaded SDK throws its errors. */
+export function apiErrorOf(err: unknown): APIError | undefined {
+  return sdk && err instanceof sdk.APIError ? err : undefined;
+}
+
+/** Whether the client gave up waiting for an answer (its per-attempt timeout). */
+export function isTimeout(err: APIError): boolean {
+  return sdk !== undefined && err instanceof sdk.APIConnectionTimeoutError;
+}
+
 /** Whether the client retried this failure (so it gave up after its last attempt). */
 export function isRetryable(err: unknown): boolean {
-  if (err instanceof APIUserAbortError) return false;
-  if (err instanceof APIConnectionError) return true;
-  if (!(err instanceof APIError) || err.status === undefined) return false;
+  if (!sdk || err instanceof sdk.APIUserAbortError) return false;
+  if (err instanceof sdk.APIConnectionError) return true;
+  if (!(err instanceof sdk.APIError) || err.status === undefined) return false;
   return err.status === 408 || err.status === 409 || err.status === 429 || err.status >= 500;
 }
 

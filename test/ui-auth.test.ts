@@ -194,7 +194,7 @@ describe('issue 8 item 1: passwords within what bcrypt uses, long enough, not gu
 
   it("issue 8, D17: the demo account's generated password passes the rules; a weak one given to the admin path is refused", async () => {
     const demo = await seedDemo(app.db, app.services, { email: uniqueEmail('demo') });
-    expect(passwordProblem(demo.password, [demo.email, 'Demo'])).toBeNull();
+    expect(await passwordProblem(demo.password, [demo.email, 'Demo'])).toBeNull();
     expect((await browser().signIn(demo.email, demo.password)).status).toBe(200);
     await expect(
       createAccount(app.db, { email: uniqueEmail('admin'), password: 'password1' }),

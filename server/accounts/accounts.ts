@@ -53,7 +53,7 @@ export async function createAccount(db: Queryable, input: CreateAccountInput): P
   if (!isEmailAddress(email)) throw validationError(`"${email}" is not an email address`);
   let passwordHash = input.passwordHash ?? null;
   if (input.password != null) {
-    const problem = passwordProblem(input.password, [email, input.name]);
+    const problem = await passwordProblem(input.password, [email, input.name]);
     if (problem) throw validationError(problem);
     passwordHash = await hashPassword(input.password);
   }
@@ -122,7 +122,7 @@ export async function markEmailVerified(db: Queryable, accountId: string, at = n
 
 /** A new password, checked against the policy and hashed; the caller ends the sessions. */
 export async function setPassword(db: Queryable, account: Account, password: string): Promise<void> {
-  const problem = passwordProblem(password, [account.email, account.name]);
+  const problem = await passwordProblem(password, [account.email, account.name]);
   if (problem) throw validationError(problem);
   await db
     .update(accounts)

@@ -1,6 +1,4 @@
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import * as common from '@zxcvbn-ts/language-common';
-import * as english from '@zxcvbn-ts/language-en';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 
 /** Fewer characters are too easy to guess, whatever they are. */
 export const PASSWORD_MIN_CHARACTERS = 10;
@@ -15,18 +13,34 @@ export function passwordTooLong(password: string): boolean {
   return password.length > PASSWORD_MAX_BYTES || Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES;
 }
 
-let zxcvbn: ZxcvbnFactory | undefined;
+let zxcvbn: Promise<ZxcvbnFactory> | undefined;
 
-function strengthChecker(): ZxcvbnFactory {
-  zxcvbn ??= new ZxcvbnFactory({
-    dictionary: { ...common.dictionary, ...english.dictionary },
-    graphs: common.adjacencyGraphs,
-    translations: english.translations,
-    // The default (100) lets a crafted 72-byte password of l33t characters cost half a second of
-    // CPU on an anonymous request; 10 still catches "p@ssw0rd"-style substitutions.
-    l33tMaxSubstitutions: 10,
-    maxLength: PASSWORD_MAX_BYTES,
-  });
+/**
+ * zxcvbn and its dictionaries (several MB as source, more as objects) are loaded with the first
+ * password checked, not when the server starts: a server checks passwords only at sign-up and
+ * on a change of password, and every module loaded stays resident (issue 14 item 5).
+ */
+function strengthChecker(): Promise<ZxcvbnFactory> {
+  zxcvbn ??= Promise.all([
+    import('@zxcvbn-ts/core'),
+    import('@zxcvbn-ts/language-common'),
+    import('@zxcvbn-ts/language-en'),
+  ]).then(
+    ([{ ZxcvbnFactory }, common, english]) =>
+      new ZxcvbnFactory({
+        dictionary: { ...common.dictionary, ...english.dictionary },
+        graphs: common.adjacencyGraphs,
+        translations: english.translations,
+        // The default (100) lets a crafted 72-byte password of l33t characters cost half a second
+        // of CPU on an anonymous request; 10 still catches "p@ssw0rd"-style substitutions.
+        l33tMaxSubstitutions: 10,
+        maxLength: PASSWORD_MAX_BYTES,
+      }),
+    (err: unknown) => {
+      zxcvbn = undefined;
+      throw err;
+    },
+  );
   return zxcvbn;
 }
 
@@ -35,10 +49,10 @@ function strengthChecker(): ZxcvbnFactory {
  * enough, and not common or guessable (zxcvbn, with the account's own email and name counted as
  * guessable too). Length is checked first, so the strength estimate only ever sees 72 bytes.
  */
-export function passwordProblem(
+export async function passwordProblem(
   password: string,
   userInputs: (string | null | undefined)[] = [],
-): string | null {
+): Promise<string | null> {
   if (passwordTooLong(password)) {
     return `Use a password of at most ${PASSWORD_MAX_BYTES} bytes: that is ${PASSWORD_MAX_BYTES} plain letters or digits, fewer with accents or emoji (only that much of a password is used)`;
   }
@@ -51,7 +65,7 @@ export function passwordProblem(
     const [localPart = i] = i.split('@');
     return [i, localPart, ...i.split(/[@.\s_+-]+/).filter((part) => part.length >= 3)];
   });
-  const result = strengthChecker().check(password, inputs);
+  const result = (await strengthChecker()).check(password, inputs);
   if (result.score >= MIN_SCORE) return null;
   const why = result.feedback.warning ? `${result.feedback.warning.replace(/\.$/, '')}. ` : '';
   const tip = result.feedback.suggestions[0] ?? 'Try a few unrelated words together.';

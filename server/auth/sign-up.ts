@@ -29,7 +29,7 @@ export async function signUp(
   appUrl: string,
 ): Promise<void> {
   const email = input.email.trim();
-  const problem = passwordProblem(input.password, [email, input.name]);
+  const problem = await passwordProblem(input.password, [email, input.name]);
   if (problem) throw validationError(problem);
   const attempt = await consumeSignUpAttempt(db, { email, address: from.address });
   if (!attempt.allowed) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Queryable } from '../db/client';
 import { emails } from '../db/schema';
 import { log } from '../log';
@@ -17,14 +17,21 @@ export interface Mailer {
 }
 
 export function createMailer(opts: { smtpUrl: string | undefined; from: string }): Mailer {
-  const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
+  const { smtpUrl } = opts;
+  // nodemailer is loaded with the first email, not when the server starts: most servers send
+  // none for a long time, and every module loaded stays resident (issue 14 item 5).
+  let transport: Promise<Transporter> | undefined;
+  const smtp = (url: string) => {
+    transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url));
+    return transport;
+  };
   return {
     async send(db, message) {
       let sentVia = 'log';
       let error: string | null = null;
-      if (transport) {
+      if (smtpUrl) {
         try {
-          await transport.sendMail({
+          await (await smtp(smtpUrl)).sendMail({
             from: opts.from,
             to: message.to,
             subject: message.subject,

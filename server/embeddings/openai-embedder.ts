@@ -1,10 +1,12 @@
-import { APIConnectionTimeoutError, APIError, type OpenAI } from 'openai';
+import type { OpenAI } from 'openai';
 import {
   abortable,
+  apiErrorOf,
   connectionDetail,
   createOpenAIClient,
   endpointUrl,
   isRetryable,
+  isTimeout,
   jsonBody,
   serverMessage,
 } from '../openai-client';
@@ -103,7 +105,7 @@ export class OpenAIEmbedder implements EmbeddingProvider {
   private readonly maxRetries: number;
   private readonly timeoutMs: number;
   private readonly sendDimensions: boolean;
-  private readonly client: OpenAI;
+  private readonly client: () => Promise<OpenAI>;
 
   constructor(options: OpenAIEmbedderOptions) {
     const baseUrl = apiRootOf(options.baseUrl);
@@ -155,7 +157,7 @@ export class OpenAIEmbedder implements EmbeddingProvider {
     signal?.throwIfAborted();
     let answer: unknown;
     try {
-      const request = this.client.embeddings.create(
+      const request = (await this.client()).embeddings.create(
         {
           model: this.model,
           // OpenAI rejects empty strings; a space embeds as "nothing said".
@@ -181,17 +183,17 @@ export class OpenAIEmbedder implements EmbeddingProvider {
         { cause: err },
       );
     }
-    if (!(err instanceof APIError)) return err;
-    const what =
-      err instanceof APIConnectionTimeoutError
-        ? `no answer within ${this.timeoutMs} ms`
-        : err.status === undefined
-          ? `network error (${connectionDetail(err)})`
-          : `${err.status} ${serverMessage(err)}`;
-    const message = isRetryable(err)
+    const apiError = apiErrorOf(err);
+    if (!apiError) return err;
+    const what = isTimeout(apiError)
+      ? `no answer within ${this.timeoutMs} ms`
+      : apiError.status === undefined
+        ? `network error (${connectionDetail(apiError)})`
+        : `${apiError.status} ${serverMessage(apiError)}`;
+    const message = isRetryable(apiError)
       ? `Embeddings request to ${this.endpoint} failed after ${this.maxRetries + 1} attempts: ${what}`
-      : `Embeddings request to ${this.endpoint} failed with status ${what}${hintFor(err.status)}`;
-    return new EmbeddingsError(message, err.status, { cause: err });
+      : `Embeddings request to ${this.endpoint} failed with status ${what}${hintFor(apiError.status)}`;
+    return new EmbeddingsError(message, apiError.status, { cause: apiError });
   }
 
   private parse(json: unknown, expected: number, offset: number): number[][] {

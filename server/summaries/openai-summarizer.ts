@@ -1,14 +1,16 @@
 import { STATUS_CODES } from 'node:http';
-import { APIConnectionTimeoutError, APIError, type OpenAI } from 'openai';
+import type { OpenAI } from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { SummarySchema, type Summary } from '../notes/summary';
 import {
   abortable,
+  apiErrorOf,
   connectionDetail,
   createOpenAIClient,
   endpointUrl,
   isRetryable,
+  isTimeout,
   jsonBody,
   excerpt,
   serverMessage,
@@ -102,7 +104,7 @@ export class OpenAISummarizer implements Summarizer {
   private readonly maxTranscriptChars: number;
   private readonly temperature: number | undefined;
   private readonly schema = summaryJsonSchema();
-  private readonly client: OpenAI;
+  private readonly client: () => Promise<OpenAI>;
 
   constructor(options: OpenAISummarizerOptions) {
     const baseUrl = typeof options?.baseUrl === 'string' ? options.baseUrl.trim() : '';
@@ -188,7 +190,7 @@ export class OpenAISummarizer implements Summarizer {
     signal?.throwIfAborted();
     let completion: unknown;
     try {
-      const request = this.client.chat.completions.create(
+      const request = (await this.client()).chat.completions.create(
         {
           model: this.model,
           messages,
@@ -224,20 +226,20 @@ export class OpenAISummarizer implements Summarizer {
         { cause: err },
       );
     }
-    if (!(err instanceof APIError)) return err;
-    const retryable = isRetryable(err);
-    let message =
-      err instanceof APIConnectionTimeoutError
-        ? `LLM request to ${this.url} timed out after ${this.timeoutMs} ms`
-        : err.status === undefined
-          ? `LLM request to ${this.url} failed: network error (${connectionDetail(err)})`
-          : `LLM request to ${this.url} failed with ${err.status} ${STATUS_CODES[err.status] ?? ''}`.trimEnd() +
-            `: ${serverMessage(err)}`;
+    const apiError = apiErrorOf(err);
+    if (!apiError) return err;
+    const retryable = isRetryable(apiError);
+    let message = isTimeout(apiError)
+      ? `LLM request to ${this.url} timed out after ${this.timeoutMs} ms`
+      : apiError.status === undefined
+        ? `LLM request to ${this.url} failed: network error (${connectionDetail(apiError)})`
+        : `LLM request to ${this.url} failed with ${apiError.status} ${STATUS_CODES[apiError.status] ?? ''}`.trimEnd() +
+          `: ${serverMessage(apiError)}`;
     if (retryable) {
       const attempts = this.maxRetries + 1;
       message += ` (gave up after ${attempts} attempt${attempts > 1 ? 's' : ''})`;
     }
-    return new SummarizerError(message, retryable, err.status, { cause: err });
+    return new SummarizerError(message, retryable, apiError.status, { cause: apiError });
   }
 }
 
