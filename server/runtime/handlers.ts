@@ -6,12 +6,11 @@ import { runDueWork } from '../worker/run-due-work';
 import { startWorker, type Worker } from '../worker/worker';
 import { log } from '../log';
 import { createServices, type Services } from '../services';
+import { runtimeHolder } from './route-handler';
 
-// What one server process runs on, built once and shared through globalThis (Next may load
-// this module once per route bundle): the services, the in-process worker, the handlers.
-const holder = globalThis as typeof globalThis & {
-  __meetingNotes?: { services: Services; worker: Worker | null; handlers: AppHandlers };
-};
+// What one server process runs on, built once and shared through globalThis (see
+// ./route-handler.ts): the services, the in-process worker, the handlers.
+const holder = runtimeHolder;
 
 /** Budget of the work run after a response when no worker runs (serverless). */
 const AFTER_RESPONSE_BUDGET_MS = 10_000;

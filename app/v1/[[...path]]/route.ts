@@ -1,11 +1,11 @@
-import { appHandlers } from '@/server/runtime/handlers';
+import { routeHandler } from '@/server/runtime/route-handler';
 
 // /v1 and /v1/* – the REST API in both forms (server/rest/v1-handler.ts); an optional
 // catch-all, so that /v1 itself is answered in the API's shape too
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
-const handle = (request: Request) => appHandlers().v1(request);
+const handle = routeHandler('v1');
 // Every method, HEAD and OPTIONS included, so that Next answers none of them itself (issue 8:
 // every answer carries X-Request-Id and Cache-Control: no-store).
 export {

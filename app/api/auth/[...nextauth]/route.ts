@@ -1,8 +1,8 @@
-import { appHandlers } from '@/server/runtime/handlers';
+import { routeHandler } from '@/server/runtime/route-handler';
 
 // /api/auth/* – next-auth (sign-in, sign-out, session, CSRF)
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
-const handler = (request: Request) => appHandlers().auth(request);
+const handler = routeHandler('auth');
 export { handler as GET, handler as POST };

@@ -1,9 +1,9 @@
-import { appHandlers } from '@/server/runtime/handlers';
+import { routeHandler } from '@/server/runtime/route-handler';
 
 // GET|POST /api/cron/dispatch – Vercel Cron runs due background work here (D20)
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 export const maxDuration = 60;
 
-const handle = (request: Request) => appHandlers().cron(request);
+const handle = routeHandler('cron');
 export { handle as GET, handle as POST };

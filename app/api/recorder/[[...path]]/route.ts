@@ -1,10 +1,10 @@
-import { appHandlers } from '@/server/runtime/handlers';
+import { routeHandler } from '@/server/runtime/route-handler';
 
 // /api/recorder and /api/recorder/* – how the desktop recorder delivers meetings (D16)
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
-const handle = (request: Request) => appHandlers().recorder(request);
+const handle = routeHandler('recorder');
 // Every method, HEAD and OPTIONS included, so that Next answers none of them itself (issue 8:
 // every answer carries X-Request-Id and Cache-Control: no-store).
 export {
