@@ -5,12 +5,8 @@
 // nothing else — no TypeScript loader, no second copy of the server's modules, none of the
 // memory that preparing the database took (issue 14 item 5).
 //
-// package.json's start script runs it with `--no-liftoff`: WebAssembly (PGlite's PostgreSQL, the
-// semantic model) is compiled by V8's optimizing tier only, function by function on first call,
-// instead of a baseline copy of every function called plus optimized copies of the hot ones.
-// On PGlite the idle server is 60–80 MB smaller, with bench:api's throughput within its noise;
-// the first search after a start is slower (2.0 s against 1.2 s), as the model compiles then
-// (bench:memory, bench:api; README, Performance).
+// `npm start` runs it through scripts/start.sh, which sets how V8 and malloc use memory (the
+// reasons and figures are there and in the README, Performance).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
