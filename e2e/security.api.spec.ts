@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { expect, test } from './fixtures';
+import { processTree } from '../scripts/process-tree';
 import { uploadUntilAnswered } from '../test/stream-upload';
 import { STATE_DIR } from './state';
 
@@ -13,22 +14,7 @@ const MB = 1024 * 1024;
 
 /** The server's processes: the one e2e/start-server.ts started and all its descendants. */
 function serverProcesses(): number[] {
-  const root = Number(fs.readFileSync(path.join(STATE_DIR, 'server.pid'), 'utf8'));
-  const parents = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // "pid (comm) state ppid …": the name may hold spaces and parentheses, so split after the last ")".
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      /* ended meanwhile */
-    }
-  }
-  const tree = [root];
-  for (let i = 0; i < tree.length; i++)
-    for (const [pid, ppid] of parents) if (ppid === tree[i]) tree.push(pid);
-  return tree;
+  return processTree(Number(fs.readFileSync(path.join(STATE_DIR, 'server.pid'), 'utf8')));
 }
 
 /** Resident memory of the server's processes together, in bytes. */

@@ -14,8 +14,8 @@
 #   compilers' peak at start stayed resident.
 # - V8's young generation is held to 8 MB semi-spaces instead of 16, so that it does not idle
 #   with a start's worth of garbage.
-# The idle server is 20-40 MB smaller with them, and PGlite's CPU per request within the noise of
-# bench:api. On PostgreSQL the idle server is far within bounds already, and there the malloc
+# With them the idle server was 172-173 MB in bench:memory, against 179-197 MB without, and
+# PGlite's CPU per request within the noise of bench:api. On PostgreSQL the idle server is far within bounds already, and there the malloc
 # setting cost 5-15% more CPU per request, so it runs with the defaults. A DATABASE_URL given only
 # in a .env file is not seen here: that server runs with the defaults, the PostgreSQL choice.
 flags=--no-liftoff

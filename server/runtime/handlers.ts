@@ -8,15 +8,11 @@ import { log } from '../log';
 import { createServices, type Services } from '../services';
 import { runtimeHolder } from './route-handler';
 
-// What one server process runs on, built once and shared through globalThis (see
-// ./route-handler.ts): the services, the in-process worker, the handlers.
-const holder = runtimeHolder;
-
 /** Budget of the work run after a response when no worker runs (serverless). */
 const AFTER_RESPONSE_BUDGET_MS = 10_000;
 
 function runtime() {
-  if (!holder.__meetingNotes) {
+  if (!runtimeHolder.__meetingNotes) {
     const env = getEnv();
     let worker: Worker | null = null;
     // D20: the first webhook attempt goes out right after the event: the worker is kicked, or,
@@ -35,13 +31,13 @@ function runtime() {
     if (env.WORKER)
       worker = startWorker({ getDatabase, services: () => services, intervalMs: env.WORKER_INTERVAL_MS });
     const cron = { secret: env.CRON_SECRET, openWithoutSecret: isNextDev() };
-    holder.__meetingNotes = {
+    runtimeHolder.__meetingNotes = {
       services,
       worker,
       handlers: createAppHandlers({ getDatabase, services, cron }),
     };
   }
-  return holder.__meetingNotes;
+  return runtimeHolder.__meetingNotes;
 }
 
 export const appHandlers = (): AppHandlers => runtime().handlers;
