@@ -38,6 +38,13 @@ const nextConfig = {
         has: [{ type: 'header', key: 'x-forwarded-proto', value: 'https' }],
         headers: [hsts],
       },
+      // The pages that open an emailed link hold its token in their address until their script
+      // removes it; every request the page makes before that (its scripts, styles, data) would
+      // carry the whole address in Referer. No Referer at all from these pages. (Later rules win.)
+      {
+        source: '/(verify-email|reset-password)',
+        headers: [{ key: 'Referrer-Policy', value: 'no-referrer' }],
+      },
     ];
   },
   // The API reference serves Swagger UI's two files from node_modules (app/docs/swagger/[file]).

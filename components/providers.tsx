@@ -1,7 +1,7 @@
 'use client';
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import { createTRPCClient, httpBatchLink, httpLink, splitLink } from '@trpc/client';
 import { useState, type ReactNode } from 'react';
 import type { AppRouter } from '@/server/api/root';
 import { TRPCProvider } from './trpc';
@@ -14,9 +14,18 @@ export function Providers({ children }: { children: ReactNode }) {
         defaultOptions: { queries: { staleTime: 5_000, retry: 1, refetchOnWindowFocus: false } },
       }),
   );
-  // The server takes at most 10 calls a batch (server/api/trpc-handler.ts); more go in another request.
+  // Queries are batched, at most 10 a request as the server allows (server/api/trpc-handler.ts).
+  // Mutations go one a request: the ones that send email or spend a throttle refuse a batch.
   const [trpcClient] = useState(() =>
-    createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: '/api/trpc', maxItems: 10 })] }),
+    createTRPCClient<AppRouter>({
+      links: [
+        splitLink({
+          condition: (op) => op.type === 'mutation',
+          true: httpLink({ url: '/api/trpc' }),
+          false: httpBatchLink({ url: '/api/trpc', maxItems: 10 }),
+        }),
+      ],
+    }),
   );
   return (
     <QueryClientProvider client={queryClient}>

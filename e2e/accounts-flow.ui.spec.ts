@@ -58,13 +58,35 @@ async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/**
+ * Opens an emailed link as its reader would, and checks that its token went nowhere else: the
+ * page answers with `Referrer-Policy: no-referrer`, and none of the requests it makes while the
+ * token is in its address (scripts, styles, data, the tRPC call) carries it in Referer.
+ */
+async function openEmailedLink(page: Page, path: string, opened: () => Promise<void>) {
+  const token = new URL(path, 'http://x').searchParams.get('token') ?? '';
+  expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  const referers: string[] = [];
+  const record = (request: { headers(): Record<string, string> }) => {
+    const referer = request.headers().referer;
+    if (referer) referers.push(referer);
+  };
+  page.on('request', record);
+  const response = await page.goto(path);
+  expect(response?.headers()['referrer-policy']).toBe('no-referrer');
+  await opened();
+  page.off('request', record);
+  expect(referers.filter((r) => r.includes(token))).toEqual([]);
+  // The token is gone from the address bar once read.
+  expect(new URL(page.url()).search).toBe('');
+}
+
 /** Opens the welcome email's link, as its reader would. */
 async function verifyByEmailedLink(page: Page, email: string) {
   const welcome = await mailTo(email, 'Welcome to Meeting Notes');
-  await page.goto(linkPath(welcome, '/verify-email'));
-  await expect(page.getByTestId('email-verified')).toContainText(email);
-  // The token is gone from the address bar once read.
-  expect(new URL(page.url()).search).toBe('');
+  await openEmailedLink(page, linkPath(welcome, '/verify-email'), () =>
+    expect(page.getByTestId('email-verified')).toContainText(email),
+  );
 }
 
 test('issue 15 items 1, 2 Done-when: sign up → verify by the emailed link → request early access → the operator grants it → the first /v1 call succeeds', async ({
@@ -97,6 +119,11 @@ test('issue 15 items 1, 2 Done-when: sign up → verify by the emailed link → 
   await expect(page.getByTestId('request-early-access')).toBeDisabled();
   await page.goto('/account');
   await expect(page.getByTestId('verify-banner')).toBeVisible();
+  // The welcome email is listed, but its link is only in the mailbox.
+  const welcomeRow = page.getByTestId('email-row').filter({ hasText: 'Welcome to Meeting Notes' });
+  await expect(welcomeRow.getByTestId('email-mailbox-only')).toBeVisible();
+  await expect(welcomeRow.getByText('Show message')).toHaveCount(0);
+  expect(await page.content()).not.toContain('token=');
   await shot(page, 'account-unverified');
   await checkAccessible(page, '/account (unverified)');
 
@@ -193,8 +220,9 @@ test('issue 15 item 1 Done-when: forgot password → the emailed link → a new 
   await expect(page.getByTestId('reset-sent')).toContainText(email);
 
   const mail = await mailTo(email, 'Reset your Meeting Notes password');
-  await page.goto(linkPath(mail, '/reset-password'));
-  await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+  await openEmailedLink(page, linkPath(mail, '/reset-password'), () =>
+    expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible(),
+  );
   await shot(page, 'reset-password');
   await checkAccessible(page, '/reset-password');
   // A weak password is refused with the policy's words, and the link still works after.

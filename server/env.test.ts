@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { EnvError, parseEnv } from './env';
 
-/** A valid SECRETS_KEY (issue 12 item 7: required with VERCEL_ENV=production). */
+/** A valid SECRETS_KEY (required in production). */
 const KEY = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
+/** An SMTP server (required in production). */
+const SMTP = 'smtp://mail.example.com:587';
 
 /** parseEnv's EnvError, or a failure when it parses. */
 function envError(source: Record<string, string | undefined>): EnvError {
@@ -99,6 +101,7 @@ describe('parseEnv (D21 configuration)', () => {
         VERCEL_ENV: 'production',
         CRON_SECRET: 's',
         SECRETS_KEY: KEY,
+        SMTP_URL: SMTP,
       }).WEBHOOK_ALLOW_PRIVATE_URLS,
     ).toBe(false);
   });
@@ -113,18 +116,50 @@ describe('parseEnv (D21 configuration)', () => {
   });
 
   it('D20: VERCEL_ENV=production with CRON_SECRET starts; CRON_SECRET is optional elsewhere', () => {
-    expect(parseEnv({ VERCEL_ENV: 'production', CRON_SECRET: 's3cret', SECRETS_KEY: KEY }).CRON_SECRET).toBe(
-      's3cret',
-    );
+    expect(
+      parseEnv({ VERCEL_ENV: 'production', CRON_SECRET: 's3cret', SECRETS_KEY: KEY, SMTP_URL: SMTP })
+        .CRON_SECRET,
+    ).toBe('s3cret');
     expect(parseEnv({ VERCEL_ENV: 'preview' }).CRON_SECRET).toBeUndefined();
   });
 
-  it('D12, D20, issue 12 item 7: every production problem is reported together', () => {
+  it('every production problem is reported together', () => {
     const err = envError({ VERCEL_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
-    expect(err.problems).toHaveLength(3);
+    expect(err.problems).toHaveLength(4);
     expect(err.message).toContain('WEBHOOK_ALLOW_PRIVATE_URLS');
     expect(err.message).toContain('CRON_SECRET');
     expect(err.message).toContain('SECRETS_KEY');
+    expect(err.message).toContain('SMTP_URL');
+  });
+
+  it.each([
+    ['VERCEL_ENV=production', { VERCEL_ENV: 'production', CRON_SECRET: 's' }],
+    ['APP_ENV=production', { APP_ENV: 'production' }],
+    ['APP_ENV=Production', { APP_ENV: ' Production ' }],
+  ])(
+    'a production deployment (%s) refuses to start without SMTP, so links never go to a log',
+    (label, env) => {
+      const err = envError({ ...env, SECRETS_KEY: KEY });
+      expect(err.problems).toEqual([
+        expect.stringContaining(`SMTP_URL is required with ${label.replace('Production', 'production')}`),
+      ]);
+      expect(parseEnv({ ...env, SECRETS_KEY: KEY, SMTP_URL: SMTP }).SMTP_URL).toBe(SMTP);
+    },
+  );
+
+  it('outside production, no SMTP is fine: messages go to the log for local development', () => {
+    expect(parseEnv({}).SMTP_URL).toBeUndefined();
+    expect(parseEnv({ VERCEL_ENV: 'preview', APP_ENV: 'staging' }).SMTP_URL).toBeUndefined();
+  });
+
+  it('APP_ENV=production asks for what VERCEL_ENV=production does, but for the cron secret of Vercel Cron', () => {
+    const err = envError({ APP_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    expect(err.problems).toHaveLength(3);
+    expect(err.message).toContain(
+      'WEBHOOK_ALLOW_PRIVATE_URLS=true is for local development and tests only; it is refused with APP_ENV=production',
+    );
+    expect(err.message).toContain('SECRETS_KEY is required with APP_ENV=production');
+    expect(err.message).not.toContain('CRON_SECRET');
   });
 
   it.each([

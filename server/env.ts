@@ -89,6 +89,10 @@ const envSchema = z
       .transform((v) => (v?.trim() ? v.trim() : './.data')),
     PORT: positiveInt('PORT', 3000),
     VERCEL_ENV: z.string().optional(),
+    // A production deployment outside Vercel says so here (VERCEL_ENV=production counts too):
+    // the settings that only local development may leave out are then required. NODE_ENV cannot
+    // tell, since `next start` always sets it to production.
+    APP_ENV: z.string().optional(),
     CRON_SECRET: z
       .string()
       .optional()
@@ -271,20 +275,26 @@ const envSchema = z
           'LLM_MODEL is set, so LLM_BASE_URL must be an http(s) URL such as https://api.openai.com/v1 (D18)',
       });
     }
-    if (env.VERCEL_ENV === 'production' && env.WEBHOOK_ALLOW_PRIVATE_URLS) {
+    const production = isProductionDeployment(env);
+    if (production && env.WEBHOOK_ALLOW_PRIVATE_URLS) {
       ctx.addIssue({
         code: 'custom',
         path: ['WEBHOOK_ALLOW_PRIVATE_URLS'],
-        message:
-          'WEBHOOK_ALLOW_PRIVATE_URLS=true is for local development and tests only; it is refused with VERCEL_ENV=production (D12)',
+        message: `WEBHOOK_ALLOW_PRIVATE_URLS=true is for local development and tests only; it is refused with ${production}`,
       });
     }
-    if (env.VERCEL_ENV === 'production' && !env.SECRETS_KEY) {
+    if (production && !env.SECRETS_KEY) {
       ctx.addIssue({
         code: 'custom',
         path: ['SECRETS_KEY'],
-        message:
-          'SECRETS_KEY is required with VERCEL_ENV=production: webhook signing secrets are encrypted under it, and a key generated into DATA_DIR would not survive a deployment (issue 12)',
+        message: `SECRETS_KEY is required with ${production}: webhook signing secrets are encrypted under it, and a key generated into DATA_DIR would not survive a deployment`,
+      });
+    }
+    if (production && !env.SMTP_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMTP_URL'],
+        message: `SMTP_URL is required with ${production}: without it emails (sign-up verification, password reset links) go to the server's log, which is for local development only`,
       });
     }
     if (env.VERCEL_ENV === 'production' && !env.CRON_SECRET) {
@@ -292,13 +302,23 @@ const envSchema = z
         code: 'custom',
         path: ['CRON_SECRET'],
         message:
-          'CRON_SECRET is required with VERCEL_ENV=production, or anyone could trigger /api/cron/dispatch (D20)',
+          'CRON_SECRET is required with VERCEL_ENV=production, or anyone could trigger /api/cron/dispatch',
       });
     }
   })
   .transform(({ TRUST_PROXY, ...env }) => ({ ...env, TRUST_PROXY: TRUST_PROXY ?? (env.VERCEL_ENV ? 1 : 0) }));
 
 export type Env = z.infer<typeof envSchema>;
+
+/**
+ * The variable that marks a production deployment (`VERCEL_ENV=production` or
+ * `APP_ENV=production`), as a message would name it; null when this is not one.
+ */
+export function isProductionDeployment(env: { VERCEL_ENV?: string; APP_ENV?: string }): string | null {
+  if (env.VERCEL_ENV === 'production') return 'VERCEL_ENV=production';
+  if (env.APP_ENV?.trim().toLowerCase() === 'production') return 'APP_ENV=production';
+  return null;
+}
 
 export class EnvError extends Error {
   constructor(readonly problems: string[]) {

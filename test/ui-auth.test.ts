@@ -6,7 +6,7 @@ import { createAccount, findAccountByEmail } from '../server/accounts/accounts';
 import { passwordProblem } from '../server/accounts/password-policy';
 import { NO_ACCOUNT_HASH } from '../server/auth/auth-options';
 import { accounts, authSessions, emails, rateLimitCounters } from '../server/db/schema';
-import { overrideEnv, restoreEnv } from './env';
+import { capturedLogLines } from './captured-logs';
 import { seedDemo } from '../server/seed/seed-demo';
 import { BrowserSession, trpcError } from './browser-session';
 import { uploadUntilAnswered } from './stream-upload';
@@ -452,23 +452,6 @@ describe('issue 8 item 2: sign-up does not tell whether an address has an accoun
 });
 
 describe('issue 8 item 3: logs', () => {
-  async function capturedLines(work: () => Promise<unknown>): Promise<string[]> {
-    overrideEnv({ LOG_LEVEL: 'debug' });
-    const written: string[] = [];
-    const write = process.stderr.write;
-    process.stderr.write = ((chunk: string | Uint8Array) => {
-      written.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-      return true;
-    }) as typeof process.stderr.write;
-    try {
-      await work();
-    } finally {
-      process.stderr.write = write;
-      restoreEnv();
-    }
-    return written.join('').split('\n').filter(Boolean);
-  }
-
   it('issue 8: a garbage session cookie is no session, logged as one JSON line without a stack trace', async () => {
     const garbage = new BrowserSession(app.url);
     garbage.cookies.set(
@@ -477,7 +460,7 @@ describe('issue 8 item 3: logs', () => {
     );
     let trpc: Awaited<ReturnType<BrowserSession['query']>> | undefined;
     let session: Awaited<ReturnType<BrowserSession['session']>> | undefined;
-    const lines = await capturedLines(async () => {
+    const lines = await capturedLogLines(async () => {
       trpc = await garbage.query('account.get');
       session = await garbage.session();
     });
@@ -498,7 +481,7 @@ describe('issue 8 item 3: logs', () => {
     const secret = 'ultramarine-kestrel-password-9931';
     const wrong = 'cinnabar-heron-wrong-password-4417';
     const email = uniqueEmail('logs');
-    const lines = await capturedLines(async () => {
+    const lines = await capturedLogLines(async () => {
       await signUp(email, secret);
       const who = browser();
       await who.signIn(email, wrong);

@@ -176,16 +176,22 @@ describe('SECRETS_KEY, SECRETS_PREVIOUS_KEYS and loadSecretKeys (issue 12 item 7
     expect(err.message).toContain('SECRETS_PREVIOUS_KEYS: key 2 of 2 must be 32 bytes');
   });
 
-  it('D12-style production check: VERCEL_ENV=production refuses to start without SECRETS_KEY', () => {
-    const err = thrown(() => parseEnv({ VERCEL_ENV: 'production', CRON_SECRET: 's3cret' }));
+  it('VERCEL_ENV=production refuses to start without SECRETS_KEY', () => {
+    const err = thrown(() =>
+      parseEnv({ VERCEL_ENV: 'production', CRON_SECRET: 's3cret', SMTP_URL: 'smtp://mail.example.com' }),
+    );
     expect(err).toBeInstanceOf(EnvError);
     expect((err as EnvError).problems).toHaveLength(1);
     expect(err.message).toContain('SECRETS_KEY is required with VERCEL_ENV=production');
     const blank = thrown(() => parseEnv({ VERCEL_ENV: 'production', CRON_SECRET: 's', SECRETS_KEY: ' ' }));
     expect(blank.message).toContain('SECRETS_KEY is required');
     expect(
-      parseEnv({ VERCEL_ENV: 'production', CRON_SECRET: 's', SECRETS_KEY: key().toString('base64url') })
-        .SECRETS_KEY,
+      parseEnv({
+        VERCEL_ENV: 'production',
+        CRON_SECRET: 's',
+        SECRETS_KEY: key().toString('base64url'),
+        SMTP_URL: 'smtp://mail.example.com',
+      }).SECRETS_KEY,
     ).toBeDefined();
     expect(parseEnv({ VERCEL_ENV: 'preview' }).SECRETS_KEY).toBeUndefined();
   });

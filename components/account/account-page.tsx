@@ -34,7 +34,11 @@ export function AccountPage() {
         <ErrorMessage error={account.error} onRetry={() => account.refetch()} retrying={account.isFetching} />
       ) : (
         <>
-          {account.data.emailVerified ? null : <VerificationBanner email={account.data.email} />}
+          {!account.data.emailVerified ? (
+            <VerificationBanner email={account.data.email} reason="unverified" />
+          ) : account.data.operatorAddress && !account.data.mailboxProven ? (
+            <VerificationBanner email={account.data.email} reason="operator" />
+          ) : null}
           <div className="grid gap-6 lg:grid-cols-2">
             <Card>
               <h2 className="text-base font-semibold">Profile</h2>
@@ -83,8 +87,8 @@ export function AccountPage() {
           <Card>
             <h2 className="text-base font-semibold">Email notifications</h2>
             <p className="mt-1 mb-4 text-sm text-zinc-600">
-              Every email we send you is kept here, also when no SMTP server is configured (transport “log”).
-              The 20 most recent are shown.
+              The 20 most recent emails we sent you. A message with a verification or password reset link is
+              listed without its text: only your mailbox shows the link.
             </p>
             <EmailList emails={account.data.emails} />
           </Card>

@@ -11,10 +11,10 @@ const TRANSPORT: Record<string, { color: 'zinc' | 'green' | 'red'; label: string
   log: {
     color: 'zinc',
     label: 'log',
-    title: 'No SMTP server is configured: the message was only recorded here.',
+    title: "No SMTP server is configured: the message was written to the server's log.",
   },
   smtp: { color: 'green', label: 'smtp', title: 'Sent through the configured SMTP server.' },
-  failed: { color: 'red', label: 'failed', title: 'Sending through SMTP failed; the message is kept here.' },
+  failed: { color: 'red', label: 'failed', title: 'Sending through SMTP failed.' },
 };
 
 export function EmailList({ emails }: { emails: Email[] }) {
@@ -50,15 +50,22 @@ export function EmailList({ emails }: { emails: Email[] }) {
             <p className="mt-0.5 text-xs break-all text-zinc-500">
               To {email.to} · <RelativeTime iso={email.createdAt} />
             </p>
-            <details className="group mt-2">
-              <summary className="cursor-pointer text-sm font-medium text-indigo-700 hover:underline">
-                <span className="group-open:hidden">Show message</span>
-                <span className="hidden group-open:inline">Hide message</span>
-              </summary>
-              <pre className="mt-2 overflow-x-auto rounded-md bg-zinc-50 p-3 font-sans text-sm whitespace-pre-wrap text-zinc-800 ring-1 ring-inset ring-zinc-200">
-                {email.body}
-              </pre>
-            </details>
+            {email.body === null ? (
+              <p className="mt-2 text-sm text-zinc-600" data-testid="email-mailbox-only">
+                This message holds a link that proves the address is yours, so it is shown only in your
+                mailbox.
+              </p>
+            ) : (
+              <details className="group mt-2">
+                <summary className="cursor-pointer text-sm font-medium text-indigo-700 hover:underline">
+                  <span className="group-open:hidden">Show message</span>
+                  <span className="hidden group-open:inline">Hide message</span>
+                </summary>
+                <pre className="mt-2 overflow-x-auto rounded-md bg-zinc-50 p-3 font-sans text-sm whitespace-pre-wrap text-zinc-800 ring-1 ring-inset ring-zinc-200">
+                  {email.body}
+                </pre>
+              </details>
+            )}
           </li>
         );
       })}

@@ -7,8 +7,11 @@ import { ErrorMessage } from '../ui/card';
 import { isRetryable } from '../ui/friendly-error';
 import { useToast } from '../ui/toast';
 
-/** Issue 15: an unverified address is told what it misses, with the link sent again on request. */
-export function VerificationBanner({ email }: { email: string }) {
+/**
+ * An unverified address is told what it misses, with the link sent again on request. An operator
+ * address (ADMIN_EMAILS) whose mailbox nobody has proven yet is told the console waits for that.
+ */
+export function VerificationBanner({ email, reason }: { email: string; reason: 'unverified' | 'operator' }) {
   const trpc = useTRPC();
   const toast = useToast();
   const resend = useMutation(
@@ -23,13 +26,22 @@ export function VerificationBanner({ email }: { email: string }) {
       className="rounded-lg bg-amber-50 p-4 ring-1 ring-inset ring-amber-200 sm:p-6"
     >
       <h2 id="verify-heading" className="text-base font-semibold text-amber-950">
-        Please verify your email address
+        {reason === 'operator'
+          ? 'Confirm your address to open the operator console'
+          : 'Please verify your email address'}
       </h2>
-      <p className="mt-2 text-sm text-amber-950">
-        We sent a link to <span className="font-medium break-all">{email}</span> when you signed up. Until you
-        open it, we send no webhook notices (such as an endpoint turned inactive) to this address, and you
-        cannot ask for early access.
-      </p>
+      {reason === 'operator' ? (
+        <p className="mt-2 text-sm text-amber-950">
+          <span className="font-medium break-all">{email}</span> is an operator address. The operator console
+          opens once you follow a link we email to it: only the owner of the mailbox can be an operator.
+        </p>
+      ) : (
+        <p className="mt-2 text-sm text-amber-950">
+          We sent a link to <span className="font-medium break-all">{email}</span> when you signed up. Until
+          you open it, we send no webhook notices (such as an endpoint turned inactive) to this address, and
+          you cannot ask for early access.
+        </p>
+      )}
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <Button
           variant="secondary"
@@ -37,7 +49,7 @@ export function VerificationBanner({ email }: { email: string }) {
           onClick={() => resend.mutate()}
           disabled={resend.isPending}
         >
-          {resend.isPending ? 'Sending…' : 'Send the link again'}
+          {resend.isPending ? 'Sending…' : reason === 'operator' ? 'Email me a link' : 'Send the link again'}
         </Button>
         {resend.isSuccess ? (
           <p className="text-sm text-amber-950">

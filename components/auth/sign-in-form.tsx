@@ -37,6 +37,9 @@ function describeError(code: string | null): string | null {
     return `Too many sign-in attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'}, then try again.`;
   }
   if (name === 'CredentialsSignin') return 'That email and password do not match an account.';
+  // Our OAuth sign-in refuses an address the provider does not say is verified (next-auth's code).
+  if (name === 'AccessDenied')
+    return 'That account’s email address is not verified with its provider. Verify it there, or sign in with your email and password.';
   return 'Signing in did not work. Please try again.';
 }
 

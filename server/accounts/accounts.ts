@@ -38,9 +38,10 @@ export interface CreateAccountInput {
   dailyLimit?: number | null;
   earlyAccess?: boolean;
   /**
-   * Issue 15: whether the address counts as proven. Self-service sign-up says false (the emailed
-   * link proves it); an account made by an operator (admin CLI, console), the demo seed or an
-   * OAuth provider's verified address is verified from the start, hence the default.
+   * Whether the address counts as verified from the start. Self-service sign-up says false (the
+   * emailed link verifies it); an account made by an operator (admin CLI, console), the demo
+   * seed or an OAuth provider that vouches for the address is verified, hence the default. No
+   * account starts with its mailbox proven: only a link opened from the mailbox proves it.
    */
   emailVerified?: boolean;
 }
@@ -112,11 +113,18 @@ export async function accountEmailVerified(db: Queryable, accountId: string): Pr
   return row?.verifiedAt != null;
 }
 
-/** The address is proven (an emailed link, a password reset): kept at its first proof. */
-export async function markEmailVerified(db: Queryable, accountId: string, at = new Date()): Promise<void> {
+/**
+ * The owner opened a link emailed to the address (a verification or a reset link): the mailbox
+ * is proven, and the address verified (kept at its first verification).
+ */
+export async function markMailboxProven(db: Queryable, accountId: string, at = new Date()): Promise<void> {
+  const instant = sql`${at.toISOString()}::timestamptz`;
   await db
     .update(accounts)
-    .set({ emailVerifiedAt: sql`coalesce(${accounts.emailVerifiedAt}, ${at.toISOString()}::timestamptz)` })
+    .set({
+      emailVerifiedAt: sql`coalesce(${accounts.emailVerifiedAt}, ${instant})`,
+      mailboxProvenAt: instant,
+    })
     .where(eq(accounts.id, accountId));
 }
 

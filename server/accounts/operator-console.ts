@@ -45,15 +45,22 @@ export type AuditEntry = typeof accountAuditLog.$inferSelect;
 /** The largest daily limit an account can have: what the counter column holds. */
 export const MAX_DAILY_LIMIT = 2_147_483_647;
 
-/** Whether the account is an operator: its address is in ADMIN_EMAILS and verified. */
-export function isOperatorAccount(account: Account, operators: readonly string[]): boolean {
-  return account.emailVerifiedAt != null && operators.includes(account.email.trim().toLowerCase());
+/** Whether the account's address is one of ADMIN_EMAILS (an operator once the mailbox is proven). */
+export function hasOperatorAddress(account: Account, operators: readonly string[]): boolean {
+  return operators.includes(account.email.trim().toLowerCase());
 }
 
 /**
- * The operator behind a request, or 403. The address must be verified: otherwise whoever signed
- * up first with an operator's address would be one.
+ * Whether the account is an operator: its address is in ADMIN_EMAILS and its owner opened a link
+ * emailed to that address. Nothing else counts (an operator or an OAuth provider vouching for
+ * the address, an account older than verification): otherwise whoever signed up first with an
+ * operator's address, or read a link anywhere but in the mailbox, would be one.
  */
+export function isOperatorAccount(account: Account, operators: readonly string[]): boolean {
+  return account.mailboxProvenAt != null && hasOperatorAddress(account, operators);
+}
+
+/** The operator behind a request, or 403. */
 export async function operatorOrThrow(
   db: Queryable,
   accountId: string,

@@ -62,12 +62,13 @@ export function createTrpcHandler(deps: TrpcDeps): FetchHandler {
       req,
       router: appRouter,
       maxBatchSize: TRPC_MAX_BATCH_SIZE,
-      createContext: async () => ({
+      createContext: async ({ info }) => ({
         db,
         services: deps.services,
         accountId: await sessionAccountId(db, request, deps.auth.secret),
         clientAddress: clientAddress(request.headers, deps.auth.trustProxyHops),
         requestId,
+        batched: info.isBatchCall,
       }),
     });
     response.headers.set('X-Request-Id', requestId);

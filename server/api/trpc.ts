@@ -16,6 +16,8 @@ export interface UiContext {
   clientAddress: string | null;
   /** The request's id, in log lines and the X-Request-Id header. */
   requestId?: string;
+  /** Whether the call came in a batch of calls (`?batch=1`), which some procedures refuse. */
+  batched?: boolean;
 }
 
 const TRPC_CODE: Record<ErrorCode, TRPCError['code']> = {
@@ -62,6 +64,17 @@ const mapErrors = t.middleware(async ({ ctx, next, path }) => {
 
 export const createUiRouter = t.router;
 export const publicProcedure = t.procedure.use(mapErrors);
+
+/**
+ * A call that must come alone, not in a batch: the procedures anyone can call that send email or
+ * spend a throttle (sign-up, password reset, verification links). Otherwise one request could
+ * carry ten sign-ups, each doing its work before any throttle saw the next.
+ */
+export const callAlone = t.middleware(({ ctx, next }) => {
+  if (ctx.batched)
+    throw new TRPCError({ code: 'BAD_REQUEST', message: 'Send this request on its own, not in a batch' });
+  return next();
+});
 
 /** Only for a signed-in account; ctx.accountId is then that account, and every query is scoped by it. */
 export const accountProcedure = publicProcedure.use(({ ctx, next }) => {

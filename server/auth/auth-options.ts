@@ -17,6 +17,7 @@ import {
   startAuthSession,
 } from './auth-sessions';
 import { clientAddress } from './client-address';
+import { providerVouchesForEmail } from './oauth-email';
 import { sameOriginUrl } from './same-origin-url';
 import { consumeSignInAttempt } from './throttle-attempts';
 
@@ -32,6 +33,8 @@ export interface AuthSettings {
   trustProxyHops: number;
   github?: { clientId: string; clientSecret: string };
   google?: { clientId: string; clientSecret: string };
+  /** Where GitHub's REST API answers (its public address unless a test stands in for it). */
+  githubApiUrl?: string;
 }
 
 export function authSettings(env: Env = getEnv()): AuthSettings {
@@ -119,10 +122,22 @@ export function createAuthOptions(deps: AuthDeps): NextAuthOptions {
       ...oauth,
     ],
     callbacks: {
-      async signIn({ user, account }) {
+      async signIn({ user, account, profile }) {
         if (account?.provider === 'credentials') return true;
-        // OAuth: the verified email is the account; the first sign-in creates it (no early access).
-        if (!user.email) return false;
+        // OAuth: the address is the account, only when the provider vouches for it; the first
+        // sign-in creates the account (verified, no early access, its mailbox not proven).
+        if (!user.email || !account) return false;
+        const vouched = await providerVouchesForEmail(
+          { provider: account.provider, email: user.email, profile, accessToken: account.access_token },
+          { githubApiUrl: settings.githubApiUrl },
+        ).catch((err: unknown) => {
+          log.warn('could not ask the OAuth provider whether the address is verified', {
+            provider: account.provider,
+            err,
+          });
+          return false;
+        });
+        if (!vouched) return false;
         const { db } = await deps.getDatabase();
         if (!(await findAccountByEmail(db, user.email)))
           await createAccount(db, { email: user.email, name: user.name ?? null }).catch(() => {});

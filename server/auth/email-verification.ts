@@ -1,12 +1,12 @@
 import { consumeAccountToken, issueAccountToken } from '../accounts/account-tokens';
-import { type Account, getAccountOrThrow, markEmailVerified } from '../accounts/accounts';
+import { type Account, getAccountOrThrow, markMailboxProven } from '../accounts/accounts';
 import type { Queryable } from '../db/client';
 import type { Mailer } from '../email/send-email';
 import { AppError, conflict, validationError } from '../errors';
 import { consumeVerificationEmailAttempt } from './throttle-attempts';
 
-// Issue 15 item 1: an address is proven by a link emailed to it. Until then the account signs in
-// and works as usual, but no webhook email (an endpoint turned inactive) goes to the address.
+// An address is proven by a link emailed to it. Until then the account signs in and works as
+// usual, but no notice (such as an endpoint turned inactive) goes to the address.
 
 const greeting = (account: Account) => `Hello${account.name ? ` ${account.name}` : ''},`;
 
@@ -23,6 +23,7 @@ export async function verificationLink(db: Queryable, appUrl: string, account: A
 /** Sign-up's first email: welcome, and the link that verifies the address. */
 export function welcomeEmail(account: Account, link: string) {
   return {
+    provesAddress: true,
     subject: 'Welcome to Meeting Notes',
     body: [
       greeting(account),
@@ -49,7 +50,9 @@ export async function resendVerificationEmail(
   accountId: string,
 ): Promise<{ sentTo: string }> {
   const account = await getAccountOrThrow(db, accountId);
-  if (account.emailVerifiedAt) throw conflict('Your email address is verified already');
+  // An address that counts as verified without a link (an operator made the account, an OAuth
+  // provider vouched for it) can still be proven through the mailbox, which operator status needs.
+  if (account.mailboxProvenAt) throw conflict('Your email address is verified already');
   const attempt = await consumeVerificationEmailAttempt(db, accountId);
   if (!attempt.allowed) {
     const minutes = Math.max(1, Math.ceil(attempt.retryAfter / 60));
@@ -62,6 +65,7 @@ export async function resendVerificationEmail(
   await mailer.send(db, {
     accountId: account.id,
     to: account.email,
+    provesAddress: true,
     subject: 'Confirm your email address',
     body: [
       greeting(account),
@@ -87,7 +91,7 @@ export async function verifyEmail(db: Queryable, token: string): Promise<{ email
     // A link proves the address it went to, not one the account has since moved to.
     if (account.email.toLowerCase() !== used.email.toLowerCase())
       throw validationError(INVALID_VERIFICATION_LINK);
-    await markEmailVerified(tx, account.id);
+    await markMailboxProven(tx, account.id);
     return { email: account.email };
   });
 }

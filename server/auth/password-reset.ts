@@ -1,5 +1,5 @@
 import { consumeAccountToken, issueAccountToken, retireAccountTokens } from '../accounts/account-tokens';
-import { findAccountByEmail, getAccountOrThrow, markEmailVerified, setPassword } from '../accounts/accounts';
+import { findAccountByEmail, getAccountOrThrow, markMailboxProven, setPassword } from '../accounts/accounts';
 import type { Queryable } from '../db/client';
 import type { Mailer } from '../email/send-email';
 import { AppError, validationError } from '../errors';
@@ -42,6 +42,7 @@ export async function requestPasswordReset(
   await mailer.send(db, {
     accountId: account.id,
     to: account.email,
+    provesAddress: true,
     subject: 'Reset your Meeting Notes password',
     body: [
       `Hello${account.name ? ` ${account.name}` : ''},`,
@@ -71,7 +72,7 @@ export async function resetPassword(
     const account = await getAccountOrThrow(tx, used.accountId);
     if (account.email.toLowerCase() !== used.email.toLowerCase()) throw validationError(INVALID_RESET_LINK);
     await setPassword(tx, account, input.password);
-    await markEmailVerified(tx, account.id);
+    await markMailboxProven(tx, account.id);
     await retireAccountTokens(tx, account.id, 'reset_password');
     const sessionsEnded = await endAllAuthSessions(tx, account.id);
     return { email: account.email, sessionsEnded };

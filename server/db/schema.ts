@@ -52,11 +52,16 @@ export const accounts = pgTable(
     dailyLimit: integer('daily_limit'),
     earlyAccess: boolean('early_access').notNull().default(false),
     /**
-     * Issue 15: when the owner proved the address (the emailed link, a password reset, an OAuth
-     * provider, or an operator who made the account); null until then, and no webhook email
-     * goes to an unverified address.
+     * When the address came to count as the owner's: an emailed link opened, a password reset, an
+     * OAuth provider that vouches for it, or an operator who made the account. Null until then,
+     * and no notice (such as an endpoint turned inactive) goes to an unverified address.
      */
     emailVerifiedAt: ms('email_verified_at'),
+    /**
+     * When the owner last proved control of the mailbox by opening a link we emailed to it (a
+     * verification or a reset link). Operator status needs this proof; nothing else vouches for it.
+     */
+    mailboxProvenAt: ms('mailbox_proven_at'),
     /** Issue 15: when the owner asked for early access (the operators were emailed); null if never. */
     earlyAccessRequestedAt: ms('early_access_requested_at'),
     /** Last created_at handed to a meeting of this account: keeps them distinct (D5). */
@@ -399,7 +404,8 @@ export const emails = pgTable(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     to: text('to').notNull(),
     subject: text('subject').notNull(),
-    body: text('body').notNull(),
+    /** Null for a message that carries a link proving control of the address: it lives only in the mailbox. */
+    body: text('body'),
     /** 'smtp' once sent, 'log' without SMTP, 'failed' when the SMTP server refused it. */
     transport: text('transport').notNull(),
     error: text('error'),

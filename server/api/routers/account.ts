@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { getAccountUsage } from '../../accounts/account-usage';
 import { requestEarlyAccess } from '../../accounts/early-access';
-import { isOperatorAccount } from '../../accounts/operator-console';
 import { endAllAuthSessions } from '../../auth/auth-sessions';
 import { resendVerificationEmail, verifyEmail } from '../../auth/email-verification';
 import { requestPasswordReset, resetPassword } from '../../auth/password-reset';
 import { signUp } from '../../auth/sign-up';
-import { accountProcedure, createUiRouter, publicProcedure } from '../trpc';
+import { hasOperatorAddress, isOperatorAccount } from '../../accounts/operator-console';
+import { accountProcedure, callAlone, createUiRouter, publicProcedure } from '../trpc';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses.
 const noControlCharacters = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
@@ -21,10 +21,11 @@ const tokenInput = z.string().max(200, 'This link is not valid');
 
 export const accountRouter = createUiRouter({
   /**
-   * Sign-up: a new account without early access (D15). The answer is the same whether or not
-   * the address had an account (issue 8): either way its owner gets an email.
+   * Sign-up: a new account without early access. The answer is the same whether or not the
+   * address had an account: either way its owner gets an email.
    */
   signUp: publicProcedure
+    .use(callAlone)
     .input(
       z.object({
         email: emailInput,
@@ -49,18 +50,22 @@ export const accountRouter = createUiRouter({
       return { checkEmail: true as const };
     }),
 
-  /** Issue 15: the welcome email's link, opened (no session needed: the token is the proof). */
+  /** The welcome email's link, opened (no session needed: the token is the proof). */
   verifyEmail: publicProcedure
+    .use(callAlone)
     .input(z.object({ token: tokenInput }))
     .mutation(async ({ ctx, input }) => verifyEmail(ctx.db, input.token)),
 
-  /** Issue 15: a new verification link, from the Account page. */
-  resendVerification: accountProcedure.mutation(async ({ ctx }) =>
-    resendVerificationEmail(ctx.db, ctx.services.mailer, ctx.services.accounts.appUrl, ctx.accountId),
-  ),
+  /** A new verification link, from the Account page. */
+  resendVerification: accountProcedure
+    .use(callAlone)
+    .mutation(async ({ ctx }) =>
+      resendVerificationEmail(ctx.db, ctx.services.mailer, ctx.services.accounts.appUrl, ctx.accountId),
+    ),
 
-  /** Issue 15: "Forgot password": the same answer whether or not the address has an account. */
+  /** "Forgot password": the same answer whether or not the address has an account. */
   requestPasswordReset: publicProcedure
+    .use(callAlone)
     .input(z.object({ email: emailInput }))
     .mutation(async ({ ctx, input }) => {
       await requestPasswordReset(ctx.db, ctx.services.mailer, ctx.services.accounts.appUrl, {
@@ -70,15 +75,16 @@ export const accountRouter = createUiRouter({
       return { checkEmail: true as const };
     }),
 
-  /** Issue 15: a new password with the emailed link; every session of the account ends. */
+  /** A new password with the emailed link; every session of the account ends. */
   resetPassword: publicProcedure
+    .use(callAlone)
     .input(z.object({ token: tokenInput, password: z.string().min(1, 'Enter a password') }))
     .mutation(async ({ ctx, input }) => {
       const { email } = await resetPassword(ctx.db, input);
       return { email };
     }),
 
-  /** Issue 15: records the request once and emails the operators. */
+  /** Records the request once and emails the operators. */
   requestEarlyAccess: accountProcedure.mutation(async ({ ctx }) => {
     const { requestedAt } = await requestEarlyAccess(
       ctx.db,
@@ -103,8 +109,12 @@ export const accountRouter = createUiRouter({
       earlyAccess: account.earlyAccess,
       earlyAccessRequestedAt: account.earlyAccessRequestedAt?.toISOString() ?? null,
       emailVerified: account.emailVerifiedAt !== null,
+      mailboxProven: account.mailboxProvenAt !== null,
       operator: isOperatorAccount(account, ctx.services.accounts.operators),
+      /** An ADMIN_EMAILS address: the console opens once the mailbox is proven. */
+      operatorAddress: hasOperatorAddress(account, ctx.services.accounts.operators),
       usage: { today: today.count, limit: today.limit, resetsAt: today.resetsAt.toISOString() },
+      // A message that carries a link proving the address has no body here: it lives only in the mailbox.
       emails: emails.map((e) => ({
         id: e.id,
         to: e.to,
