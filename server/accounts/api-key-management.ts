@@ -44,8 +44,9 @@ export interface RolledApiKey extends CreatedApiKey {
 /**
  * Rolls a key (issue 15 item 3, as Stripe's "roll key"): a new key with the same name and form,
  * shown once, while the old one keeps working for `overlapSeconds` (0 revokes it now) and then
- * answers 401 like a revoked key. An old key with an earlier expiry of its own keeps it. A key
- * is rolled once: its replacement is the one to roll next. During an overlap both keys count
+ * answers 401 like a revoked key. An old key with an earlier expiry of its own keeps it. The new
+ * key expires when the old one would have (never if it had no expiry), so a roll never lengthens
+ * a key's life. A key is rolled once: its replacement is the one to roll next. During an overlap both keys count
  * towards D22's 20, so an account at the cap can roll only with no overlap.
  */
 export async function rollApiKey(
@@ -87,6 +88,8 @@ export async function rollApiKey(
         accountId: input.accountId,
         name: old.name,
         form: old.form,
+        // Rolling replaces the secret, not the lifetime: a short-lived key stays short-lived.
+        expiresAt: old.expiresAt,
         ...describeApiKey(plaintext),
       })
       .returning();
