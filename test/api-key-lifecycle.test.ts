@@ -6,7 +6,7 @@ import { keyUsage } from '../server/accounts/api-key-management';
 import { KEY_USAGE_RETENTION_DAYS } from '../server/accounts/authenticate-api-key';
 import { createCaller } from '../server/api/root';
 import { apiKeys, apiKeyUsage } from '../server/db/schema';
-import { BrowserSession } from './browser-session';
+import { BrowserSession, trpcError } from './browser-session';
 import { startTestApp, type TestApp } from './test-app';
 
 // Issue 15 item 3: keys can be renamed, rolled with an overlap, given an expiry, and show their
@@ -79,6 +79,9 @@ const listed = async (session: BrowserSession) => {
   expect(res.status, res.text).toBe(200);
   return res.json.result.data as ListedKey[];
 };
+
+const revokedAt = async (id: string) =>
+  (await app.db.select({ at: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.id, id)))[0]?.at;
 
 describe('issue 15 item 3: rolling a key with an overlap', () => {
   it('issue 15 item 3, D15: during a 1-hour overlap both keys answer 200; after it the old key gets 401 (in both forms and on the recorder API), the new one 200', async () => {
@@ -362,5 +365,103 @@ describe('rolling a key keeps its expiry', () => {
     expect(again.key.expiresAt).toBe(expiresAt);
     expect(await status(rolled.plaintext)).toBe(401);
     expect(await status(again.plaintext)).toBe(200);
+  });
+});
+
+describe('revoking a replacement during its overlap', () => {
+  /** A signed-in account whose key was rolled with an hour's overlap, and a second key of its own. */
+  async function rolledWithOverlap() {
+    clock = Date.now();
+    const { account, session } = await signedIn();
+    const old = await mutate<IssuedKey>(session, 'keys.create', { name: 'Server', form: 'A' });
+    const other = await mutate<IssuedKey>(session, 'keys.create', { name: 'Laptop', form: 'A' });
+    const replacement = await mutate<IssuedKey>(session, 'keys.roll', {
+      id: old.key.id,
+      overlapSeconds: 3_600,
+    });
+    return { account, session, old, other, replacement };
+  }
+
+  it('without alsoRevokeReplaced only the replacement stops; the key it replaced keeps working until its overlap ends', async () => {
+    const { session, old, replacement } = await rolledWithOverlap();
+    const answer = await mutate<{ replacedRevoked: string | null }>(session, 'keys.revoke', {
+      id: replacement.key.id,
+    });
+    expect(answer).toEqual({ ok: true, replacedRevoked: null });
+    expect(await status(replacement.plaintext)).toBe(401);
+    expect(await status(old.plaintext)).toBe(200);
+    expect((await listed(session)).map((k) => k.id)).toContain(old.key.id);
+    clock = Date.now() + HOUR + 60_000;
+    expect(await status(old.plaintext)).toBe(401);
+    clock = Date.now();
+  });
+
+  it('with alsoRevokeReplaced the replacement and the key it replaced stop together, at one instant; the account’s other keys keep working', async () => {
+    const { session, old, other, replacement } = await rolledWithOverlap();
+    const answer = await mutate<{ replacedRevoked: string | null }>(session, 'keys.revoke', {
+      id: replacement.key.id,
+      alsoRevokeReplaced: true,
+    });
+    expect(answer).toEqual({ ok: true, replacedRevoked: old.key.id });
+    expect(await status(replacement.plaintext)).toBe(401);
+    expect(await status(old.plaintext)).toBe(401);
+    expect(await status(other.plaintext)).toBe(200);
+    expect((await listed(session)).map((k) => k.id)).toEqual([other.key.id]);
+    const [replacementAt, oldAt] = [await revokedAt(replacement.key.id), await revokedAt(old.key.id)];
+    expect(oldAt).toBeInstanceOf(Date);
+    expect(oldAt?.getTime()).toBe(replacementAt?.getTime());
+  });
+
+  it('alsoRevokeReplaced reaches only the key directly replaced: the key before that keeps its own overlap, and a key that replaced none is revoked alone', async () => {
+    const { session, old, other, replacement } = await rolledWithOverlap();
+    // The replacement rolled in turn: the newest key replaced the replacement, not the first key.
+    const newest = await mutate<IssuedKey>(session, 'keys.roll', {
+      id: replacement.key.id,
+      overlapSeconds: 3_600,
+    });
+    expect(await mutate(session, 'keys.revoke', { id: newest.key.id, alsoRevokeReplaced: true })).toEqual({
+      ok: true,
+      replacedRevoked: replacement.key.id,
+    });
+    expect(await status(newest.plaintext)).toBe(401);
+    expect(await status(replacement.plaintext)).toBe(401);
+    expect(await status(old.plaintext)).toBe(200);
+    expect(await mutate(session, 'keys.revoke', { id: other.key.id, alsoRevokeReplaced: true })).toEqual({
+      ok: true,
+      replacedRevoked: null,
+    });
+    expect(await status(other.plaintext)).toBe(401);
+    expect(await status(old.plaintext)).toBe(200);
+  });
+
+  it('another account’s attempt, with or without alsoRevokeReplaced, is a 404 and changes nothing', async () => {
+    const owner = await rolledWithOverlap();
+    const { session: stranger } = await signedIn();
+    for (const input of [
+      { id: owner.replacement.key.id },
+      { id: owner.replacement.key.id, alsoRevokeReplaced: true },
+      { id: owner.old.key.id, alsoRevokeReplaced: true },
+    ]) {
+      const res = await stranger.mutate('keys.revoke', input);
+      expect(res.status).toBe(404);
+      expect(res.json).toEqual(trpcError('NOT_FOUND', 404, 'keys.revoke'));
+    }
+    for (const key of [owner.old, owner.replacement, owner.other]) {
+      expect(await revokedAt(key.key.id)).toBeNull();
+      expect(await status(key.plaintext)).toBe(200);
+    }
+    expect(await listed(owner.session)).toHaveLength(3);
+  });
+
+  it('a key of another account that names the revoked key as its replacement (no roll makes one) is left working', async () => {
+    const { session, old, replacement } = await rolledWithOverlap();
+    const stranger = await app.createAccount();
+    await app.db.update(apiKeys).set({ rolledTo: replacement.key.id }).where(eq(apiKeys.id, stranger.keyId));
+    expect(
+      await mutate(session, 'keys.revoke', { id: replacement.key.id, alsoRevokeReplaced: true }),
+    ).toEqual({ ok: true, replacedRevoked: old.key.id });
+    expect(await status(old.plaintext)).toBe(401);
+    expect(await revokedAt(stranger.keyId)).toBeNull();
+    expect(await status(stranger.key)).toBe(200);
   });
 });
