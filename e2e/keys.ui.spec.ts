@@ -5,9 +5,10 @@ import { shot } from './screenshots';
 import { readState, signInAsDemo } from './state';
 
 // Issue 15 item 3 end to end, in Debian's Chromium against `npm start`: API keys renamed, rolled
-// with an overlap (the old key answering 200 until the overlap ends, then 401), created with an
-// expiry, and each key's usage, all through the settings app and checked against /v1 with the
-// keys the page showed. The keys page's README pictures with usage and rolling come from here.
+// with an overlap (the old key answering 200 until the overlap ends, then 401) and keeping their
+// expiry, a replacement revoked with or without the key it replaced, keys created with an expiry,
+// and each key's usage, all through the settings app and checked against /v1 with the keys the
+// page showed. The keys page's README pictures with usage, rolling and revoking come from here.
 
 const state = readState();
 const HOUR_MS = 3_600_000;
@@ -79,7 +80,8 @@ test('issue 15 item 3: a key rolled with a 1-hour overlap keeps answering 200 be
   await expect(overlap.locator('option')).toHaveText([/^Immediately/, '1 hour', /^24 hours/, '7 days']);
   await overlap.selectOption('3600');
   await expect(dialog).toContainText('Both keys work during this time');
-  await shot(page, 'api-key-roll', { fullPage: false });
+  // A key that never expires gives a replacement that never expires: nothing to say about it.
+  await expect(dialog.getByTestId('roll-expiry')).toHaveCount(0);
 
   const before = Date.now();
   await dialog.getByTestId('confirm-roll').click();
@@ -93,7 +95,7 @@ test('issue 15 item 3: a key rolled with a 1-hour overlap keeps answering 200 be
   await expect(oldKeyNote).toContainText(`The old key ${masked(first.plaintext)} keeps working until`);
   const overlapEnd = await oldKeyNote.locator('time').getAttribute('datetime');
   expectBetween(overlapEnd, before + HOUR_MS - 1_000, after + HOUR_MS);
-  await shot(page, 'api-key-rolled', { fullPage: false });
+  await expect(dialog.getByTestId('rolled-new-expiry')).toHaveCount(0);
   await dialog.getByRole('button', { name: 'I have stored it' }).click();
   await expect(dialog).toHaveCount(0);
   // The old key can no longer be rolled: the focus goes back to its Rename button.
@@ -108,14 +110,16 @@ test('issue 15 item 3: a key rolled with a 1-hour overlap keeps answering 200 be
   const expiry = oldRow.getByTestId('key-expiry');
   await expect(expiry).toHaveAttribute('data-rolled', 'true');
   await expect(expiry).toContainText(/Rolled · expires in (5\d min|1 h)/);
-  await expect(expiry).toContainText('Works until');
+  await expect(expiry).toContainText(`Replaced by ${masked(second)}, works until`);
   await expect(expiry.locator('time')).toHaveAttribute('datetime', overlapEnd ?? '');
-  await expect(oldRow).toContainText(`Replaced by ${masked(second)}`);
   await expect(page.getByTestId(`roll-key-${first.id}`)).toHaveCount(0);
   await expect(rowsNamed(page, name)).toHaveCount(2);
   const secondId = (await idsNamed(page, name)).find((id) => id !== first.id) ?? '';
   await expect(keyRow(page, secondId)).toContainText(masked(second));
   await expect(keyRow(page, secondId).getByTestId('key-expiry')).toHaveCount(0);
+  await expect(keyRow(page, secondId).getByTestId('key-replaces')).toHaveText(
+    `Replaces ${masked(first.plaintext)}`,
+  );
 
   // The new key rolled again, through the page's own tRPC call, with a 3-second overlap.
   const rolled = await page.evaluate(async (id) => {
@@ -146,7 +150,137 @@ test('issue 15 item 3: a key rolled with a 1-hour overlap keeps answering 200 be
   await expect(rowsNamed(page, name)).toHaveCount(2);
   expect(new Set(await idsNamed(page, name))).toEqual(new Set([first.id, result.key.id]));
   await expect(keyRow(page, first.id).getByTestId('key-expiry')).toHaveAttribute('data-rolled', 'true');
+  // Its replacement is gone, so the list no longer pairs it with one.
+  await expect(keyRow(page, first.id).getByTestId('key-expiry')).toContainText(/^Rolled .*Works until/);
+  await expect(page.getByTestId('key-replaces')).toHaveCount(0);
   await expect(page.getByTestId(`roll-key-${result.key.id}`)).toBeVisible();
+});
+
+test('a key expiring in 30 days rolls into a key with the same expiry, which the dialog and the one-time view say; revoking that replacement offers to revoke the key it replaced too, and does both', async ({
+  page,
+  request,
+}) => {
+  await signInAsDemo(page, state);
+  await page.goto('/keys');
+  const name = `Contractor CI ${Date.now()}`;
+  const first = await createKey(page, name, '30');
+  const firstExpiry =
+    (await keyRow(page, first.id).getByTestId('key-expiry').locator('time').getAttribute('datetime')) ?? '';
+  expect(firstExpiry).not.toBe('');
+
+  await page.getByTestId(`roll-key-${first.id}`).click();
+  const dialog = page.getByRole('dialog');
+  const keepsExpiry = dialog.getByTestId('roll-expiry');
+  await expect(keepsExpiry).toContainText('Rolling keeps the expiry: the new key expires');
+  await expect(keepsExpiry).toContainText('when the old one would have');
+  await expect(keepsExpiry.locator('time')).toHaveAttribute('datetime', firstExpiry);
+  await dialog.getByTestId('roll-overlap').selectOption('3600');
+  await shot(page, 'api-key-roll', { fullPage: false });
+  await dialog.getByTestId('confirm-roll').click();
+  const shown = dialog.getByTestId('rolled-key').getByTestId('shown-once-value');
+  await expect(shown).toHaveText(/^mnk_[0-9A-Za-z]{40}$/);
+  const second = (await shown.textContent())?.trim() ?? '';
+  const newExpiry = dialog.getByTestId('rolled-new-expiry');
+  await expect(newExpiry).toContainText('The new key expires');
+  await expect(newExpiry.locator('time')).toHaveAttribute('datetime', firstExpiry);
+  await expect(toasts(page)).toContainText(`Key “${name}” rolled; the new key expires`);
+  const overlapEnd =
+    (await dialog.getByTestId('rolled-old-key').locator('time').getAttribute('datetime')) ?? '';
+  await shot(page, 'api-key-rolled', { fullPage: false });
+  await dialog.getByRole('button', { name: 'I have stored it' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  // The list pairs the two: the replacement keeps the 30-day expiry and names the key it replaces.
+  await expect(rowsNamed(page, name)).toHaveCount(2);
+  const secondId = (await idsNamed(page, name)).find((id) => id !== first.id) ?? '';
+  const newRow = keyRow(page, secondId);
+  await expect(newRow.getByTestId('key-expiry')).toHaveAttribute('data-rolled', 'false');
+  await expect(newRow.getByTestId('key-expiry').locator('time')).toHaveAttribute('datetime', firstExpiry);
+  await expect(newRow.getByTestId('key-replaces')).toHaveText(`Replaces ${masked(first.plaintext)}`);
+  await expect(keyRow(page, first.id).getByTestId('key-expiry')).toContainText(
+    `Replaced by ${masked(second)}, works until`,
+  );
+  expect(await statusWith(request, first.plaintext)).toBe(200);
+  expect(await statusWith(request, second)).toBe(200);
+
+  // Revoking the replacement: the dialog says the old key keeps working, and until when.
+  await page.getByTestId(`revoke-key-${secondId}`).click();
+  await expect(dialog.getByRole('heading')).toHaveText('Revoke key?');
+  const note = dialog.getByTestId('revoke-replaced-note');
+  await expect(note).toHaveText(
+    new RegExp(
+      `^The key it replaced, ${masked(first.plaintext)}, keeps working until .+ unless you revoke it too\\.$`,
+    ),
+  );
+  await expect(note.locator('time')).toHaveAttribute('datetime', overlapEnd);
+  const alsoRevoke = dialog.getByRole('checkbox', {
+    name: `Also revoke the key it replaced, ${masked(first.plaintext)}, now`,
+  });
+  await expect(alsoRevoke).not.toBeChecked();
+  await expect(dialog.getByRole('button', { name: 'Revoke key' })).toBeVisible();
+  await alsoRevoke.click();
+  await expect(alsoRevoke).toBeChecked();
+  await expect(dialog.getByRole('heading')).toHaveText('Revoke both keys?');
+  expect(await graveViolations(page, 'revoke dialog of a replacement')).toEqual([]);
+  await shot(page, 'api-key-revoke-replacement', { fullPage: false });
+  // Cancelling forgets the choice: the box is unticked when the dialog opens again.
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await page.getByTestId(`revoke-key-${secondId}`).click();
+  await expect(alsoRevoke).not.toBeChecked();
+  await alsoRevoke.click();
+  await dialog.getByRole('button', { name: 'Revoke both keys' }).click();
+  await expect(toasts(page)).toContainText(
+    `Key “${name}” revoked, and the key it replaced, ${masked(first.plaintext)}, with it`,
+  );
+  await expect(rowsNamed(page, name)).toHaveCount(0);
+  expect(await statusWith(request, second)).toBe(401);
+  expect(await statusWith(request, first.plaintext)).toBe(401);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Your keys' })).toBeVisible();
+  await expect(rowsNamed(page, name)).toHaveCount(0);
+});
+
+test('revoking a replacement without ticking the box leaves the key it replaced working, still listed until its overlap ends', async ({
+  page,
+  request,
+}) => {
+  await signInAsDemo(page, state);
+  await page.goto('/keys');
+  const name = `Staging ${Date.now()}`;
+  const first = await createKey(page, name);
+  await page.getByTestId(`roll-key-${first.id}`).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByTestId('roll-overlap').selectOption('3600');
+  await dialog.getByTestId('confirm-roll').click();
+  const shown = dialog.getByTestId('rolled-key').getByTestId('shown-once-value');
+  await expect(shown).toHaveText(/^mnk_/);
+  const second = (await shown.textContent())?.trim() ?? '';
+  await dialog.getByRole('button', { name: 'I have stored it' }).click();
+  await expect(rowsNamed(page, name)).toHaveCount(2);
+  const secondId = (await idsNamed(page, name)).find((id) => id !== first.id) ?? '';
+
+  // The old key's own Revoke says its replacement keeps working, and offers no box.
+  await page.getByTestId(`revoke-key-${first.id}`).click();
+  await expect(dialog).toContainText(
+    `ending its overlap now. Its replacement, ${masked(second)}, keeps working.`,
+  );
+  await expect(dialog.getByRole('checkbox')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  await page.getByTestId(`revoke-key-${secondId}`).click();
+  await expect(dialog.getByTestId('revoke-replaced-note')).toContainText(masked(first.plaintext));
+  await dialog.getByRole('button', { name: 'Revoke key' }).click();
+  await expect(toasts(page)).toContainText(`Key “${name}” revoked`);
+  await expect(keyRow(page, secondId)).toHaveCount(0);
+  expect(await statusWith(request, second)).toBe(401);
+  expect(await statusWith(request, first.plaintext)).toBe(200);
+  await page.reload();
+  await expect(rowsNamed(page, name)).toHaveCount(1);
+  const oldExpiry = keyRow(page, first.id).getByTestId('key-expiry');
+  await expect(oldExpiry).toHaveAttribute('data-rolled', 'true');
+  await expect(oldExpiry).toContainText('Works until');
+  await expect(oldExpiry).not.toContainText('Replaced by');
 });
 
 test('issue 15 item 3: renaming a key with the keyboard: a toast, the new name after a reload, the key unchanged; a blank name gets a plain message', async ({

@@ -1,11 +1,12 @@
 import { TRPCError } from '@trpc/server';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, MAX_ACTIVE_API_KEYS, usableKey } from '../server/accounts/accounts';
+import { createAccount, createApiKey, MAX_ACTIVE_API_KEYS, usableKey } from '../server/accounts/accounts';
 import { keyUsage } from '../server/accounts/api-key-management';
 import { KEY_USAGE_RETENTION_DAYS } from '../server/accounts/authenticate-api-key';
 import { createCaller } from '../server/api/root';
 import { apiKeys, apiKeyUsage } from '../server/db/schema';
+import { BrowserSession, trpcError } from './browser-session';
 import { startTestApp, type TestApp } from './test-app';
 
 // Issue 15 item 3: keys can be renamed, rolled with an overlap, given an expiry, and show their
@@ -38,6 +39,49 @@ async function expectCode(promise: Promise<unknown>, code: TRPCError['code'], me
 
 const status = async (key: string, form?: 'A' | 'B') =>
   (await app.request('/v1/notes?limit=1', { key, ...(form && { form }) })).status;
+
+const PASSWORD = 'quiet-harbor-lantern-71';
+let browsers = 0;
+
+/** An account with early access and a browser signed in to the settings app as it, over HTTP. */
+async function signedIn() {
+  const account = await createAccount(app.db, {
+    email: `keys-${++browsers}-${Date.now()}@example.com`,
+    password: PASSWORD,
+    earlyAccess: true,
+    plan: 'pro',
+  });
+  const session = new BrowserSession(app.url, { 'x-forwarded-for': `198.51.100.${browsers % 250}` });
+  const res = await session.signIn(account.email, PASSWORD);
+  expect(res.status, res.text).toBe(200);
+  return { account, session };
+}
+
+interface ListedKey {
+  id: string;
+  expiresAt: string | null;
+  rolledTo: string | null;
+}
+interface IssuedKey {
+  key: ListedKey;
+  plaintext: string;
+}
+
+/** A tRPC mutation as the settings app's client posts it; its data, after checking the status. */
+async function mutate<T>(session: BrowserSession, path: string, input: unknown): Promise<T> {
+  const res = await session.mutate(path, input);
+  expect(res.status, res.text).toBe(200);
+  return res.json.result.data as T;
+}
+
+const listed = async (session: BrowserSession) => {
+  const res = await session.query('keys.list');
+  expect(res.status, res.text).toBe(200);
+  return res.json.result.data as ListedKey[];
+};
+
+const revokedAt = async (id: string) =>
+  (await app.db.select({ at: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.id, id)))[0]?.at;
 
 describe('issue 15 item 3: rolling a key with an overlap', () => {
   it('issue 15 item 3, D15: during a 1-hour overlap both keys answer 200; after it the old key gets 401 (in both forms and on the recorder API), the new one 200', async () => {
@@ -266,5 +310,158 @@ describe('issue 15 item 3: expiry, rename and usage', () => {
         .sort();
     expect(await days(keyId)).toEqual([old(KEY_USAGE_RETENTION_DAYS - 1), old(0)].sort());
     expect(await days(other.keyId)).toEqual([old(KEY_USAGE_RETENTION_DAYS + 5)]);
+  });
+});
+
+describe('rolling a key keeps its expiry', () => {
+  it('the replacement of a key expiring in 30 days expires at the same instant and answers 401 from then on, while the rolled key stops at the end of its overlap', async () => {
+    clock = Date.now();
+    const { session } = await signedIn();
+    const expiresAt = new Date(Date.now() + 30 * 24 * HOUR).toISOString();
+    const created = await mutate<IssuedKey>(session, 'keys.create', {
+      name: 'Contractor',
+      form: 'A',
+      expiresAt,
+    });
+    const rolled = await mutate<IssuedKey & { previous: ListedKey }>(session, 'keys.roll', {
+      id: created.key.id,
+      overlapSeconds: 3_600,
+    });
+    expect(rolled.key.expiresAt).toBe(expiresAt);
+    expect(Date.parse(rolled.previous.expiresAt!)).toBeLessThanOrEqual(Date.now() + HOUR);
+    expect((await listed(session)).find((k) => k.id === rolled.key.id)?.expiresAt).toBe(expiresAt);
+
+    clock = Date.now() + 2 * HOUR;
+    expect(await status(created.plaintext)).toBe(401);
+    expect(await status(rolled.plaintext)).toBe(200);
+    clock = Date.parse(expiresAt) - 1;
+    expect(await status(rolled.plaintext)).toBe(200);
+    clock = Date.parse(expiresAt);
+    expect(await status(rolled.plaintext)).toBe(401);
+    expect(await status(rolled.plaintext, 'B')).toBe(401);
+    clock = Date.now();
+  });
+
+  it('a key expiring before the overlap would end keeps its own expiry, and so does its replacement; with no overlap the replacement keeps it too', async () => {
+    clock = Date.now();
+    const { session } = await signedIn();
+    const expiresAt = new Date(Date.now() + 2 * HOUR).toISOString();
+    const created = await mutate<IssuedKey>(session, 'keys.create', { name: 'Demo', form: 'B', expiresAt });
+    const rolled = await mutate<IssuedKey & { previous: ListedKey }>(session, 'keys.roll', {
+      id: created.key.id,
+      overlapSeconds: 604_800,
+    });
+    expect(rolled.previous.expiresAt).toBe(expiresAt);
+    expect(rolled.key.expiresAt).toBe(expiresAt);
+    clock = Date.parse(expiresAt) - 1;
+    expect(await status(created.plaintext)).toBe(200);
+    expect(await status(rolled.plaintext)).toBe(200);
+    clock = Date.parse(expiresAt);
+    expect(await status(created.plaintext)).toBe(401);
+    expect(await status(rolled.plaintext)).toBe(401);
+
+    clock = Date.now();
+    const again = await mutate<IssuedKey>(session, 'keys.roll', { id: rolled.key.id, overlapSeconds: 0 });
+    expect(again.key.expiresAt).toBe(expiresAt);
+    expect(await status(rolled.plaintext)).toBe(401);
+    expect(await status(again.plaintext)).toBe(200);
+  });
+});
+
+describe('revoking a replacement during its overlap', () => {
+  /** A signed-in account whose key was rolled with an hour's overlap, and a second key of its own. */
+  async function rolledWithOverlap() {
+    clock = Date.now();
+    const { account, session } = await signedIn();
+    const old = await mutate<IssuedKey>(session, 'keys.create', { name: 'Server', form: 'A' });
+    const other = await mutate<IssuedKey>(session, 'keys.create', { name: 'Laptop', form: 'A' });
+    const replacement = await mutate<IssuedKey>(session, 'keys.roll', {
+      id: old.key.id,
+      overlapSeconds: 3_600,
+    });
+    return { account, session, old, other, replacement };
+  }
+
+  it('without alsoRevokeReplaced only the replacement stops; the key it replaced keeps working until its overlap ends', async () => {
+    const { session, old, replacement } = await rolledWithOverlap();
+    const answer = await mutate<{ replacedRevoked: string | null }>(session, 'keys.revoke', {
+      id: replacement.key.id,
+    });
+    expect(answer).toEqual({ ok: true, replacedRevoked: null });
+    expect(await status(replacement.plaintext)).toBe(401);
+    expect(await status(old.plaintext)).toBe(200);
+    expect((await listed(session)).map((k) => k.id)).toContain(old.key.id);
+    clock = Date.now() + HOUR + 60_000;
+    expect(await status(old.plaintext)).toBe(401);
+    clock = Date.now();
+  });
+
+  it('with alsoRevokeReplaced the replacement and the key it replaced stop together, at one instant; the account’s other keys keep working', async () => {
+    const { session, old, other, replacement } = await rolledWithOverlap();
+    const answer = await mutate<{ replacedRevoked: string | null }>(session, 'keys.revoke', {
+      id: replacement.key.id,
+      alsoRevokeReplaced: true,
+    });
+    expect(answer).toEqual({ ok: true, replacedRevoked: old.key.id });
+    expect(await status(replacement.plaintext)).toBe(401);
+    expect(await status(old.plaintext)).toBe(401);
+    expect(await status(other.plaintext)).toBe(200);
+    expect((await listed(session)).map((k) => k.id)).toEqual([other.key.id]);
+    const [replacementAt, oldAt] = [await revokedAt(replacement.key.id), await revokedAt(old.key.id)];
+    expect(oldAt).toBeInstanceOf(Date);
+    expect(oldAt?.getTime()).toBe(replacementAt?.getTime());
+  });
+
+  it('alsoRevokeReplaced reaches only the key directly replaced: the key before that keeps its own overlap, and a key that replaced none is revoked alone', async () => {
+    const { session, old, other, replacement } = await rolledWithOverlap();
+    // The replacement rolled in turn: the newest key replaced the replacement, not the first key.
+    const newest = await mutate<IssuedKey>(session, 'keys.roll', {
+      id: replacement.key.id,
+      overlapSeconds: 3_600,
+    });
+    expect(await mutate(session, 'keys.revoke', { id: newest.key.id, alsoRevokeReplaced: true })).toEqual({
+      ok: true,
+      replacedRevoked: replacement.key.id,
+    });
+    expect(await status(newest.plaintext)).toBe(401);
+    expect(await status(replacement.plaintext)).toBe(401);
+    expect(await status(old.plaintext)).toBe(200);
+    expect(await mutate(session, 'keys.revoke', { id: other.key.id, alsoRevokeReplaced: true })).toEqual({
+      ok: true,
+      replacedRevoked: null,
+    });
+    expect(await status(other.plaintext)).toBe(401);
+    expect(await status(old.plaintext)).toBe(200);
+  });
+
+  it('another account’s attempt, with or without alsoRevokeReplaced, is a 404 and changes nothing', async () => {
+    const owner = await rolledWithOverlap();
+    const { session: stranger } = await signedIn();
+    for (const input of [
+      { id: owner.replacement.key.id },
+      { id: owner.replacement.key.id, alsoRevokeReplaced: true },
+      { id: owner.old.key.id, alsoRevokeReplaced: true },
+    ]) {
+      const res = await stranger.mutate('keys.revoke', input);
+      expect(res.status).toBe(404);
+      expect(res.json).toEqual(trpcError('NOT_FOUND', 404, 'keys.revoke'));
+    }
+    for (const key of [owner.old, owner.replacement, owner.other]) {
+      expect(await revokedAt(key.key.id)).toBeNull();
+      expect(await status(key.plaintext)).toBe(200);
+    }
+    expect(await listed(owner.session)).toHaveLength(3);
+  });
+
+  it('a key of another account that names the revoked key as its replacement (no roll makes one) is left working', async () => {
+    const { session, old, replacement } = await rolledWithOverlap();
+    const stranger = await app.createAccount();
+    await app.db.update(apiKeys).set({ rolledTo: replacement.key.id }).where(eq(apiKeys.id, stranger.keyId));
+    expect(
+      await mutate(session, 'keys.revoke', { id: replacement.key.id, alsoRevokeReplaced: true }),
+    ).toEqual({ ok: true, replacedRevoked: old.key.id });
+    expect(await status(old.plaintext)).toBe(401);
+    expect(await revokedAt(stranger.keyId)).toBeNull();
+    expect(await status(stranger.key)).toBe(200);
   });
 });

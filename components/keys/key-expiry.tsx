@@ -25,17 +25,20 @@ export function timeUntil(iso: string, now: number): string {
 const dateOnly = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 
 /**
- * Issue 15 item 3: when a key stops working. A rolled key in its overlap says so and counts down;
- * a key with a chosen expiry shows the date (counting down in its last week). Nothing for a key
- * that never expires.
+ * Issue 15 item 3: when a key stops working. A rolled key in its overlap says so, counts down and
+ * names its replacement while that is listed; a key with a chosen expiry shows the date (counting
+ * down in its last week). Nothing for a key that never expires.
  */
 export function KeyExpiry({
   expiresAt,
   rolled,
+  replacedBy = null,
   now,
 }: {
   expiresAt: string | null;
   rolled: boolean;
+  /** The replacement's masked key, e.g. `mnk_3fZq…9aB2`. */
+  replacedBy?: string | null;
   now: number;
 }) {
   if (!expiresAt) return null;
@@ -49,7 +52,13 @@ export function KeyExpiry({
       >
         <Badge color="amber">Rolled · expires {timeUntil(expiresAt, now)}</Badge>
         <span className="text-xs text-zinc-600">
-          Works until{' '}
+          {replacedBy ? (
+            <>
+              Replaced by <code className="font-mono text-zinc-800">{replacedBy}</code>, works until{' '}
+            </>
+          ) : (
+            'Works until '
+          )}
           <time dateTime={expiresAt} title={formatDateTime(expiresAt)} suppressHydrationWarning>
             {formatDateTime(expiresAt)}
           </time>

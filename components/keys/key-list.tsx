@@ -5,13 +5,13 @@ import { type ReactNode, useState } from 'react';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Badge, EmptyState, ErrorMessage, Loading } from '../ui/card';
-import { ConfirmDialog } from '../ui/confirm-dialog';
 import { RelativeTime, useNow } from '../ui/relative-time';
 import { useToast } from '../ui/toast';
 import { type ApiKey, maskedKey } from './api-key';
 import { KeyExpiry } from './key-expiry';
 import { KeyUsageSummary } from './key-usage';
 import { RenameKeyDialog } from './rename-key-dialog';
+import { RevokeKeyDialog } from './revoke-key-dialog';
 import { RollKeyDialog } from './roll-key-dialog';
 
 /** Usage, countdowns and keys whose overlap ended are re-read while the page is open. */
@@ -35,10 +35,19 @@ export function KeyList() {
   const [rolling, setRolling] = useState<{ key: ApiKey; open: boolean; opened: number } | null>(null);
   const revoke = useMutation(
     trpc.keys.revoke.mutationOptions({
-      onSuccess: async (_result, { id }) => {
-        const revoked = queryClient.getQueryData(trpc.keys.list.queryKey())?.find((k) => k.id === id);
-        toast(revoked ? `Key “${revoked.name}” revoked` : 'Key revoked');
-        queryClient.setQueryData(trpc.keys.list.queryKey(), (old) => old?.filter((k) => k.id !== id));
+      onSuccess: async ({ replacedRevoked }, { id }) => {
+        const listed = queryClient.getQueryData(trpc.keys.list.queryKey());
+        const revoked = listed?.find((k) => k.id === id);
+        const replaced = listed?.find((k) => k.id === replacedRevoked);
+        const what = revoked ? `Key “${revoked.name}” revoked` : 'Key revoked';
+        toast(
+          replacedRevoked
+            ? `${what}, and the key it replaced${replaced ? `, ${maskedKey(replaced)},` : ''} with it`
+            : what,
+        );
+        queryClient.setQueryData(trpc.keys.list.queryKey(), (old) =>
+          old?.filter((k) => k.id !== id && k.id !== replacedRevoked),
+        );
         await queryClient.invalidateQueries({ queryKey: trpc.keys.list.queryKey() });
       },
     }),
@@ -115,6 +124,10 @@ export function KeyList() {
           {keys.data.map((key) => {
             const revoking = revoke.isPending && revoke.variables?.id === key.id;
             const replacement = key.rolledTo ? keys.data.find((k) => k.id === key.rolledTo) : undefined;
+            // The key this one replaced, while its overlap lasts (the list is re-read every 30 s).
+            const replaced = keys.data.find(
+              (k) => k.rolledTo === key.id && (k.expiresAt === null || Date.parse(k.expiresAt) > now),
+            );
             return (
               <tr
                 key={key.id}
@@ -126,13 +139,17 @@ export function KeyList() {
                   <span data-testid="key-name" className="block font-medium break-words text-zinc-900">
                     {key.name}
                   </span>
-                  {key.expiresAt || replacement ? (
+                  {key.expiresAt || replaced ? (
                     <span className="mt-1 block space-y-1">
-                      <KeyExpiry expiresAt={key.expiresAt} rolled={key.rolledTo !== null} now={now} />
-                      {replacement ? (
-                        <span className="block text-xs text-zinc-600">
-                          Replaced by{' '}
-                          <code className="font-mono text-zinc-800">{maskedKey(replacement)}</code>
+                      <KeyExpiry
+                        expiresAt={key.expiresAt}
+                        rolled={key.rolledTo !== null}
+                        replacedBy={replacement ? maskedKey(replacement) : null}
+                        now={now}
+                      />
+                      {replaced ? (
+                        <span data-testid="key-replaces" className="block text-xs text-zinc-600">
+                          Replaces <code className="font-mono text-zinc-800">{maskedKey(replaced)}</code>
                         </span>
                       ) : null}
                     </span>
@@ -176,28 +193,12 @@ export function KeyList() {
                         Roll
                       </Button>
                     )}
-                    <ConfirmDialog
-                      title="Revoke key?"
-                      description={
-                        <>
-                          The next API call with it gets 401. This revokes “{key.name}” (
-                          <code className="font-mono">{maskedKey(key)}</code>) for good
-                          {key.rolledTo ? ', ending its overlap now' : ''}.
-                        </>
-                      }
-                      confirmLabel="Revoke key"
+                    <RevokeKeyDialog
+                      apiKey={key}
+                      replaced={replaced}
+                      replacement={replacement}
                       pending={revoking}
-                      onConfirm={() => revoke.mutate({ id: key.id })}
-                      trigger={
-                        <Button
-                          variant="secondary"
-                          data-testid={`revoke-key-${key.id}`}
-                          disabled={revoking}
-                          aria-label={`Revoke key ${key.name}`}
-                        >
-                          {revoking ? 'Revoking…' : 'Revoke'}
-                        </Button>
-                      }
+                      onConfirm={(alsoRevokeReplaced) => revoke.mutate({ id: key.id, alsoRevokeReplaced })}
                     />
                   </div>
                 </td>

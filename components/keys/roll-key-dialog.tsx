@@ -17,11 +17,13 @@ interface Rolled {
   plaintext: string;
   /** When the old key stops; null when it stopped at once. */
   oldUntil: string | null;
+  /** When the new key expires: the old key's expiry, kept by the roll; null for never. */
+  expiresAt: string | null;
 }
 
 /**
- * Issue 15 item 3, as Stripe's "Roll key": a new key with the same name and form, shown once,
- * while the old one keeps working for the chosen overlap, so the new key can be deployed before
+ * Issue 15 item 3, as Stripe's "Roll key": a new key with the same name, form and expiry, shown
+ * once, while the old one keeps working for the chosen overlap, so the new key can be deployed before
  * the old one answers 401. The list mounts one of these afresh each time a Roll button is
  * pressed, outside the rows, so the new key stays on screen even when the old key leaves the
  * list (no overlap).
@@ -49,8 +51,16 @@ export function RollKeyDialog({
   const roll = useMutation(
     trpc.keys.roll.mutationOptions({
       onSuccess: ({ key, plaintext, previous }, { overlapSeconds }) => {
-        setRolled({ plaintext, oldUntil: overlapSeconds === 0 ? null : previous.expiresAt });
-        toast(`Key “${key.name}” rolled`);
+        setRolled({
+          plaintext,
+          oldUntil: overlapSeconds === 0 ? null : previous.expiresAt,
+          expiresAt: key.expiresAt,
+        });
+        toast(
+          key.expiresAt
+            ? `Key “${key.name}” rolled; the new key expires ${formatDateTime(key.expiresAt)}`
+            : `Key “${key.name}” rolled`,
+        );
         // Not awaited: closing is refused while the mutation is pending, which lasts until
         // onSuccess settles; awaiting the refetch would hold the dialog open for it.
         void queryClient.invalidateQueries({ queryKey: trpc.keys.list.queryKey() });
@@ -80,10 +90,11 @@ export function RollKeyDialog({
               After that it answers 401.
             </p>
             {apiKey.expiresAt ? (
-              <p>
-                The old key expires{' '}
-                <time dateTime={apiKey.expiresAt}>{formatDateTime(apiKey.expiresAt)}</time> in any case; the
-                new key does not expire.
+              <p data-testid="roll-expiry">
+                Rolling keeps the expiry: the new key expires{' '}
+                <time dateTime={apiKey.expiresAt}>{formatDateTime(apiKey.expiresAt)}</time>, when the old one
+                would have, and the old key stops then at the latest. For a key that lasts longer, create a
+                new one.
               </p>
             ) : null}
           </>
@@ -101,6 +112,12 @@ export function RollKeyDialog({
           <div data-testid="rolled-key">
             <ShownOnce label="New API key" value={rolled.plaintext} />
           </div>
+          {rolled.expiresAt ? (
+            <p data-testid="rolled-new-expiry" className="text-sm text-zinc-600">
+              The new key expires <time dateTime={rolled.expiresAt}>{formatDateTime(rolled.expiresAt)}</time>,
+              when the old one would have.
+            </p>
+          ) : null}
           <p data-testid="rolled-old-key" className="text-sm text-zinc-600">
             {rolled.oldUntil ? (
               <>

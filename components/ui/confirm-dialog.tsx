@@ -13,6 +13,8 @@ export function ConfirmDialog({
   confirmLabel,
   onConfirm,
   pending = false,
+  onOpenChange,
+  children,
 }: {
   trigger: ReactNode;
   title: string;
@@ -20,15 +22,19 @@ export function ConfirmDialog({
   confirmLabel: string;
   onConfirm(): void;
   pending?: boolean;
+  onOpenChange?(open: boolean): void;
+  /** Choices that go with the action (a checkbox), between the description and the buttons. */
+  children?: ReactNode;
 }) {
   return (
-    <Dialog.Root>
+    <Dialog.Root {...(onOpenChange && { onOpenChange })}>
       <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 bg-zinc-900/40" />
         <Dialog.Content className={DIALOG_CONTENT_CLASS}>
           <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
           <Dialog.Description className="mt-2 text-sm text-zinc-600">{description}</Dialog.Description>
+          {children}
           <div className="mt-6 flex flex-wrap justify-end gap-2">
             <Dialog.Close asChild>
               <Button variant="secondary">Cancel</Button>

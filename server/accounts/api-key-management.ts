@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gte, inArray } from 'drizzle-orm';
+import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { apiKeyUsage, apiKeys } from '../db/schema';
 import { conflict, notFound, validationError } from '../errors';
 import { isStorableText } from '../db/storage-bounds';
-import { type ApiKey, type CreatedApiKey, lockAccountForNewKey, usableKey } from './accounts';
+import { type ApiKey, type CreatedApiKey, lockAccountForNewKey, revokeApiKey, usableKey } from './accounts';
 import { describeApiKey, generateApiKey } from './api-key-crypto';
 
 /** Issue 15 item 3: how long a rolled key keeps working beside its replacement, at most 7 days. */
@@ -44,8 +44,9 @@ export interface RolledApiKey extends CreatedApiKey {
 /**
  * Rolls a key (issue 15 item 3, as Stripe's "roll key"): a new key with the same name and form,
  * shown once, while the old one keeps working for `overlapSeconds` (0 revokes it now) and then
- * answers 401 like a revoked key. An old key with an earlier expiry of its own keeps it. A key
- * is rolled once: its replacement is the one to roll next. During an overlap both keys count
+ * answers 401 like a revoked key. An old key with an earlier expiry of its own keeps it. The new
+ * key expires when the old one would have (never if it had no expiry), so a roll never lengthens
+ * a key's life. A key is rolled once: its replacement is the one to roll next. During an overlap both keys count
  * towards D22's 20, so an account at the cap can roll only with no overlap.
  */
 export async function rollApiKey(
@@ -87,6 +88,8 @@ export async function rollApiKey(
         accountId: input.accountId,
         name: old.name,
         form: old.form,
+        // Rolling replaces the secret, not the lifetime: a short-lived key stays short-lived.
+        expiresAt: old.expiresAt,
         ...describeApiKey(plaintext),
       })
       .returning();
@@ -98,6 +101,35 @@ export async function rollApiKey(
       .returning();
     if (!previous) throw new Error('Updating the rolled key returned no row');
     return { key, plaintext, previous };
+  });
+}
+
+export interface RevokedApiKey {
+  key: ApiKey;
+  /** The key it replaced, revoked with it; null unless asked for and that key still worked. */
+  replaced: ApiKey | null;
+}
+
+/**
+ * The settings app's Revoke. A replacement revoked during its roll's overlap leaves the key it
+ * replaced working until the overlap ends; with `alsoRevokeReplaced` that key is revoked in the
+ * same transaction, so a user who believes the replacement leaked stops both or neither. Only
+ * the account's own keys are touched: another account's key is not found and nothing changes.
+ */
+export async function revokeAccountKey(
+  db: Queryable,
+  input: { accountId: string; keyId: string; alsoRevokeReplaced?: boolean },
+): Promise<RevokedApiKey> {
+  return db.transaction(async (tx) => {
+    const key = await revokeApiKey(tx, input.keyId, input.accountId);
+    if (!input.alsoRevokeReplaced) return { key, replaced: null };
+    // now() is the transaction's start, as revokeApiKey stamps it: both keys stop at one instant.
+    const [replaced] = await tx
+      .update(apiKeys)
+      .set({ revokedAt: sql`now()` })
+      .where(and(eq(apiKeys.rolledTo, key.id), eq(apiKeys.accountId, input.accountId), usableKey()))
+      .returning();
+    return { key, replaced: replaced ?? null };
   });
 }
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKey } from '../../accounts/accounts';
+import { createApiKey, listApiKeys, type ApiKey } from '../../accounts/accounts';
 import {
   keyUsage,
   MAX_ROLL_OVERLAP_SECONDS,
   renameApiKey,
+  revokeAccountKey,
   rollApiKey,
   type KeyUsage,
 } from '../../accounts/api-key-management';
@@ -20,7 +21,7 @@ const presentKey = (k: ApiKey, usage?: KeyUsage) => ({
   lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
   /** Issue 15 item 3: when the key stops working (its chosen expiry, or a roll's overlap end). */
   expiresAt: k.expiresAt?.toISOString() ?? null,
-  /** Set on a rolled key in its overlap: the id of the key that replaced it. */
+  /** Set on a rolled key in its overlap: the id of the key that replaced it (the list pairs them). */
   rolledTo: k.rolledTo,
   usage: usage ?? null,
 });
@@ -94,8 +95,18 @@ export const keysRouter = createUiRouter({
       };
     }),
 
-  revoke: accountProcedure.input(z.object({ id: z.guid() })).mutation(async ({ ctx, input }) => {
-    await revokeApiKey(ctx.db, input.id, ctx.accountId);
-    return { ok: true as const };
-  }),
+  /**
+   * Revokes a key; with alsoRevokeReplaced, the key it replaced in a roll (if still in its
+   * overlap) too, in the same transaction. `replacedRevoked` is that key's id, or null.
+   */
+  revoke: accountProcedure
+    .input(z.object({ id: z.guid(), alsoRevokeReplaced: z.boolean().default(false) }))
+    .mutation(async ({ ctx, input }) => {
+      const { replaced } = await revokeAccountKey(ctx.db, {
+        accountId: ctx.accountId,
+        keyId: input.id,
+        alsoRevokeReplaced: input.alsoRevokeReplaced,
+      });
+      return { ok: true as const, replacedRevoked: replaced?.id ?? null };
+    }),
 });
