@@ -3,10 +3,12 @@ import { findAccountByEmail, getAccountOrThrow, markMailboxProven, setPassword }
 import type { Queryable } from '../db/client';
 import type { Mailer } from '../email/send-email';
 import { AppError, validationError } from '../errors';
+import { enqueueJob } from '../jobs/jobs';
+import type { Services } from '../services';
 import { endAllAuthSessions } from './auth-sessions';
 import { consumeResetAttempt } from './throttle-attempts';
 
-// Issue 15 item 1: "forgot password". The answer never says whether the address has an account;
+// "Forgot password". The answer never says whether the address has an account;
 // the link in the email is good once, for an hour; using it sets the password, proves the
 // address, and ends every session of the account (whoever knew the old password is out).
 
@@ -14,14 +16,15 @@ export const INVALID_RESET_LINK =
   'This password reset link has expired or was used already. Ask for a new one on the sign-in page.';
 
 /**
- * Emails a reset link to the account with this address, if there is one. Limits: an address
- * without an account gets no email (there is no account to keep it on), so the answer comes a
- * little sooner for it; the answer itself is the same.
+ * Asks for a reset link for this address. The request does the same work for every address: it
+ * counts the throttles (keyed by the address and the client, never by an account) and queues the
+ * email; looking the account up, issuing the link and sending it happen in the background job
+ * (sendPasswordResetEmail), after the answer. So neither the answer nor its timing depends on
+ * whether the address has an account.
  */
 export async function requestPasswordReset(
   db: Queryable,
-  mailer: Mailer,
-  appUrl: string,
+  services: Pick<Services, 'kick'>,
   input: { email: string; address: string | null },
 ): Promise<void> {
   const attempt = await consumeResetAttempt(db, { email: input.email, address: input.address });
@@ -32,7 +35,23 @@ export async function requestPasswordReset(
       `Too many reset requests from here or for this address. Please try again in ${minutes} minutes.`,
     );
   }
-  const account = await findAccountByEmail(db, input.email);
+  await enqueueJob(db, { kind: 'send_password_reset', email: input.email });
+  services.kick();
+}
+
+/**
+ * The send_password_reset job: emails a reset link to the account with this address, if there
+ * is one, retiring its earlier links. An address without an account gets nothing (there is no
+ * account to keep an email on). An error (the database's, the mailer's) fails the job, and the
+ * queue retries it with its backoff; a retry sends a new link, which retires the earlier one.
+ */
+export async function sendPasswordResetEmail(
+  db: Queryable,
+  mailer: Mailer,
+  appUrl: string,
+  email: string,
+): Promise<void> {
+  const account = await findAccountByEmail(db, email);
   if (!account) return;
   const { token } = await issueAccountToken(db, {
     accountId: account.id,

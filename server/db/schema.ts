@@ -262,22 +262,24 @@ export const passages = pgTable(
   ],
 );
 
-export const JOB_KINDS = ['embed_transcript', 'embed_summary', 'summarize'] as const;
+export const JOB_KINDS = ['embed_transcript', 'embed_summary', 'summarize', 'send_password_reset'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /**
  * Background work (D20): rows with a due time, claimed with FOR UPDATE SKIP LOCKED and a lease
  * by the in-process worker or the cron route. Deleting a meeting deletes its queued work.
+ * A meeting's jobs name the account and the meeting; a password-reset email names only the
+ * address asked for (whether it has an account is the job's to find out, after the answer).
  */
 export const jobs = pgTable(
   'jobs',
   {
     id: uuid('id').primaryKey(),
     kind: text('kind', { enum: JOB_KINDS }).notNull(),
-    accountId: uuid('account_id')
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+    accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'cascade' }),
     meetingId: uuid('meeting_id').references(() => meetings.id, { onDelete: 'cascade' }),
+    /** send_password_reset: the address as asked for; the row is deleted once the job is over. */
+    email: text('email'),
     dueAt: ms('due_at').notNull(),
     attempts: integer('attempts').notNull().default(0),
     lockedUntil: ms('locked_until'),

@@ -10,10 +10,12 @@ export const MAX_JOB_ATTEMPTS = 6;
 /** A claimed job is another dispatcher's to take over once this lease has run out. */
 export const JOB_LEASE_MS = 5 * 60_000;
 
-export async function enqueueJob(
-  tx: Queryable,
-  job: { kind: JobKind; accountId: string; meetingId: string; dueAt?: Date },
-): Promise<void> {
+/** A job to queue: a meeting's work, or a password-reset email for an address (no account yet). */
+export type NewJob =
+  | { kind: Exclude<JobKind, 'send_password_reset'>; accountId: string; meetingId: string; dueAt?: Date }
+  | { kind: 'send_password_reset'; email: string; dueAt?: Date };
+
+export async function enqueueJob(tx: Queryable, job: NewJob): Promise<void> {
   await tx.insert(jobs).values({ id: randomUUID(), ...job, dueAt: job.dueAt ?? new Date() });
 }
 
@@ -39,13 +41,14 @@ export async function claimJobs(db: Db, limit: number, leaseMs = JOB_LEASE_MS): 
           order by due_at
           limit ${limit}
           for update skip locked)
-        returning id, kind, account_id, meeting_id, attempts`,
+        returning id, kind, account_id, meeting_id, email, attempts`,
   );
   return rows.map((r) => ({
     id: r.id as string,
     kind: r.kind as JobKind,
-    accountId: r.account_id as string,
+    accountId: (r.account_id as string | null) ?? null,
     meetingId: (r.meeting_id as string | null) ?? null,
+    email: (r.email as string | null) ?? null,
     attempts: Number(r.attempts),
     dueAt: new Date(),
     lockedUntil: null,
@@ -59,10 +62,18 @@ export async function completeJob(db: Db, job: Job): Promise<void> {
   await db.delete(jobs).where(eq(jobs.id, job.id));
 }
 
-/** Retries later with exponential backoff (10 s, 20 s, 40 s, …), or gives up after MAX_JOB_ATTEMPTS. */
+/**
+ * Retries later with exponential backoff (10 s, 20 s, 40 s, …), or gives up after MAX_JOB_ATTEMPTS.
+ * A job given up keeps its row and last error, except one that holds an address: that row is
+ * deleted, so an address is kept no longer than its email takes (the caller logs the failure).
+ */
 export async function failJob(db: Db, job: Job, error: unknown): Promise<'retry' | 'failed'> {
   const message = error instanceof Error ? error.message : String(error);
   if (job.attempts >= MAX_JOB_ATTEMPTS) {
+    if (job.email !== null) {
+      await db.delete(jobs).where(eq(jobs.id, job.id));
+      return 'failed';
+    }
     await db
       .update(jobs)
       .set({ failedAt: new Date(), lockedUntil: null, lastError: message })

@@ -1,4 +1,5 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
+import { sendPasswordResetEmail } from '../auth/password-reset';
 import type { Db } from '../db/client';
 import { meetings } from '../db/schema';
 import { generateSummary } from '../meetings/generate-summary';
@@ -9,6 +10,10 @@ import type { Job } from '../jobs/jobs';
 
 /** Does one job. A job whose meeting is gone has nothing left to do. */
 export async function runJob(db: Db, services: Services, job: Job): Promise<void> {
+  if (job.kind === 'send_password_reset') {
+    if (job.email) await sendPasswordResetEmail(db, services.mailer, services.accounts.appUrl, job.email);
+    return;
+  }
   if (!job.meetingId) return;
   const [meeting] = await db
     .select({

@@ -63,15 +63,15 @@ export const accountRouter = createUiRouter({
       resendVerificationEmail(ctx.db, ctx.services.mailer, ctx.services.accounts.appUrl, ctx.accountId),
     ),
 
-  /** "Forgot password": the same answer whether or not the address has an account. */
+  /**
+   * "Forgot password": the same answer, after the same work, whether or not the address
+   * has an account; the email is sent by a background job.
+   */
   requestPasswordReset: publicProcedure
     .use(callAlone)
     .input(z.object({ email: emailInput }))
     .mutation(async ({ ctx, input }) => {
-      await requestPasswordReset(ctx.db, ctx.services.mailer, ctx.services.accounts.appUrl, {
-        email: input.email,
-        address: ctx.clientAddress,
-      });
+      await requestPasswordReset(ctx.db, ctx.services, { email: input.email, address: ctx.clientAddress });
       return { checkEmail: true as const };
     }),
 
