@@ -242,14 +242,14 @@ const envSchema = z
           code: 'custom',
           path: ['EMBEDDINGS_BASE_URL'],
           message:
-            'EMBEDDINGS_PROVIDER=openai needs EMBEDDINGS_BASE_URL, an http(s) URL such as https://api.openai.com/v1 (D19)',
+            'EMBEDDINGS_PROVIDER=openai needs EMBEDDINGS_BASE_URL, an http(s) URL such as https://api.openai.com/v1',
         });
       }
       if (!env.EMBEDDINGS_MODEL) {
         ctx.addIssue({
           code: 'custom',
           path: ['EMBEDDINGS_MODEL'],
-          message: 'EMBEDDINGS_PROVIDER=openai needs EMBEDDINGS_MODEL, e.g. text-embedding-3-small (D19)',
+          message: 'EMBEDDINGS_PROVIDER=openai needs EMBEDDINGS_MODEL, e.g. text-embedding-3-small',
         });
       }
     }
@@ -257,7 +257,7 @@ const envSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['EMBEDDINGS_DIMENSIONS'],
-        message: `EMBEDDINGS_PROVIDER=semantic needs EMBEDDINGS_DIMENSIONS of at least 512 (768 recommended: 512 for meaning, 256 for words), got ${env.EMBEDDINGS_DIMENSIONS}; then run \`npm run reindex\`; or set EMBEDDINGS_PROVIDER=local to keep the word-matching embedder (issue 13)`,
+        message: `EMBEDDINGS_PROVIDER=semantic needs EMBEDDINGS_DIMENSIONS of at least 512 (768 recommended: 512 for meaning, 256 for words), got ${env.EMBEDDINGS_DIMENSIONS}; then run \`npm run reindex\`; or set EMBEDDINGS_PROVIDER=local to keep the word-matching embedder`,
       });
     }
     if (env.EMBEDDINGS_DIMENSIONS > 2000) {
@@ -272,7 +272,7 @@ const envSchema = z
         code: 'custom',
         path: ['LLM_BASE_URL'],
         message:
-          'LLM_MODEL is set, so LLM_BASE_URL must be an http(s) URL such as https://api.openai.com/v1 (D18)',
+          'LLM_MODEL is set, so LLM_BASE_URL must be an http(s) URL such as https://api.openai.com/v1',
       });
     }
     const production = isProductionDeployment(env);

@@ -33,6 +33,11 @@ function properties(schema: any, at: string): { at: string; prop: any }[] {
 describe.each(FORM_NAMES)('issue 11 item 3: Form %s states its rules', (form) => {
   const d = docOf(form);
 
+  it('says what happens in its own words: no internal rule or issue numbers', () => {
+    const text = JSON.stringify(d);
+    expect(text.match(/\bD\d{1,2}\b|\bSPEC \d|\b[Ii]ssue \d+/g) ?? []).toEqual([]);
+  });
+
   it('every parameter has a description at the parameter level', () => {
     const params = operations(d).flatMap(({ op }) => op.parameters ?? []);
     expect(params.length).toBeGreaterThan(10);

@@ -29,7 +29,7 @@ export const SummarySchema = z
       .nullable()
       .meta({ description: 'The overall mood of the meeting; null when unknown.' }),
   })
-  .meta({ id: 'Summary', description: 'AI summary of a meeting (SPEC 2.4).' });
+  .meta({ id: 'Summary', description: 'AI summary of a meeting.' });
 
 export type Summary = z.infer<typeof SummarySchema>;
 

@@ -55,7 +55,7 @@ function describeParameter(parameter: ParameterObject): ParameterObject {
   if (parameter.description) return parameter;
   const schema = parameter.schema as { description?: string } | undefined;
   if (!schema?.description) {
-    throw new Error(`OpenAPI parameter ${parameter.in} ${parameter.name} has no description (issue 11)`);
+    throw new Error(`OpenAPI parameter ${parameter.in} ${parameter.name} has no description`);
   }
   return { ...parameter, description: schema.description };
 }
@@ -81,7 +81,7 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
   validation_error: 'The request is well-formed but not acceptable.',
   payload_too_large: 'The request body is larger than the endpoint accepts.',
   rate_limited:
-    "A rate limit is exceeded: the account's requests per UTC day (D22: counted across both forms and all keys) or, in Form B, the key's requests per minute. X-RateLimit-* and Retry-After describe the window that refused the request.",
+    "A rate limit is exceeded: the account's requests per UTC day (counted across both forms and all keys) or, in Form B, the key's requests per minute. X-RateLimit-* and Retry-After describe the window that refused the request.",
   internal_error: 'A server fault; safe to retry.',
   service_unavailable:
     'The database cannot be reached for the moment; retry after the seconds in Retry-After.',
@@ -133,7 +133,7 @@ function responseHeaders(counted: 'always' | 'never' | 'sometimes', retryAfter =
     const required = counted === 'always';
     const when = required ? '' : RATE_LIMIT_SOMETIMES;
     headers['X-RateLimit-Limit'] = intHeader(
-      `Requests allowed in the window: Form A the account's UTC day, Form B the key's minute; on a 429, the window that refused the request (D22).${when}`,
+      `Requests allowed in the window: Form A the account's UTC day, Form B the key's minute; on a 429, the window that refused the request.${when}`,
       required,
     );
     headers['X-RateLimit-Remaining'] = intHeader(`Requests left in that window.${when}`, required);
@@ -151,7 +151,7 @@ function formSelectionText(form: FormName): string {
   const others = FORM_NAMES.filter((n) => n !== form);
   const toOthers = others.map((n) => `X-API-Form: ${n} (see /api/openapi.json?form=${n})`).join(' or ');
   return (
-    `Which form answers (D1): this document describes Form ${form}, the answers to a request that sends X-API-Form: ${form} (any case), ` +
+    `Which form answers: this document describes Form ${form}, the answers to a request that sends X-API-Form: ${form} (any case), ` +
     `or that sends no X-API-Form header and an API key created for Form ${form}. ` +
     `A key of another form is answered in its own form unless X-API-Form: ${form} is sent; ${toOthers} gets that form's answers. ` +
     `An X-API-Form naming no form is a 400 in Form ${DEFAULT_FORM}.` +
@@ -212,7 +212,7 @@ export function buildOpenApiDocument(
       ...components.schemas,
       [name]: {
         ...FORM_PROFILES[DEFAULT_FORM].errorSchemaFor(['invalid_api_key']),
-        description: `A 401 in Form ${DEFAULT_FORM}: the answer to a request with no valid key and no X-API-Form header (D1).`,
+        description: `A 401 in Form ${DEFAULT_FORM}: the answer to a request with no valid key and no X-API-Form header.`,
       },
     };
     return { $ref: `#/components/schemas/${name}` };
@@ -238,7 +238,7 @@ export function buildOpenApiDocument(
       if (opts.examples) {
         const json = content['application/json'];
         if (!json || !(operationKey in opts.examples)) {
-          throw new Error(`No OpenAPI example for ${operationKey} in Form ${form} (issue 11)`);
+          throw new Error(`No OpenAPI example for ${operationKey} in Form ${form}`);
         }
         content['application/json'] = {
           ...json,
@@ -272,14 +272,14 @@ export function buildOpenApiDocument(
       }
       if (otherForm401) {
         examples[`invalid_api_key_form_${DEFAULT_FORM.toLowerCase()}`] = {
-          summary: `Without X-API-Form: the answer in Form ${DEFAULT_FORM} (D1).`,
+          summary: `Without X-API-Form: the answer in Form ${DEFAULT_FORM}.`,
           value: FORM_PROFILES[DEFAULT_FORM].presentError(SAMPLE_ERRORS.invalid_api_key).body,
         };
       }
       responses[errorStatus] = {
         description:
           codes.includes('invalid_api_key') && form !== DEFAULT_FORM
-            ? `${description} Without an X-API-Form header this answer is in Form ${DEFAULT_FORM} (${JSON.stringify(FORM_PROFILES[DEFAULT_FORM].presentError(new AppError('invalid_api_key', '…')).body)}): the key decides the form (D1) and there is none. Send X-API-Form: ${form} to have it in Form ${form}.`
+            ? `${description} Without an X-API-Form header this answer is in Form ${DEFAULT_FORM} (${JSON.stringify(FORM_PROFILES[DEFAULT_FORM].presentError(new AppError('invalid_api_key', '…')).body)}): the key decides the form and there is none. Send X-API-Form: ${form} to have it in Form ${form}.`
             : description,
         headers: responseHeaders(
           counted.size === 1 ? ([...counted][0] ?? 'sometimes') : 'sometimes',
@@ -319,7 +319,7 @@ export function buildOpenApiDocument(
 
 // D22, shown in both forms' documents.
 const RATE_LIMITS_TEXT =
-  'Rate limits (D14, D22): every account has a daily limit by plan (free 100, pro 10,000, enterprise its own figure) per UTC day, ' +
+  'Rate limits: every account has a daily limit by plan (free 100, pro 10,000, enterprise its own figure) per UTC day, ' +
   'counted across both forms and all of its keys; Form B requests are also limited to 100 per minute per key. ' +
   'A request refused by either limit is a 429 whose X-RateLimit-* and Retry-After headers describe the limit that refused it. ' +
   'An account has at most 20 active API keys. Request bodies are limited to 64 KiB (413).';

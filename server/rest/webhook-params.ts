@@ -45,5 +45,5 @@ export const EndpointUrl = z
   .string()
   .meta({ description: 'The https:// URL deliveries are sent to.', format: 'uri' });
 export const EndpointActive = z.boolean().meta({
-  description: 'False once deliveries have failed for good and the endpoint was deactivated (D11).',
+  description: 'False once deliveries have failed for good and the endpoint was deactivated.',
 });

@@ -12,7 +12,7 @@ export async function startServer(): Promise<void> {
   installForwardedForPeer(env.TRUST_PROXY);
   if (env.WEBHOOK_ALLOW_PRIVATE_URLS) {
     log.warn(
-      'WEBHOOK_ALLOW_PRIVATE_URLS=true: webhooks may target http:// and private addresses. For local development and tests only (D12).',
+      'WEBHOOK_ALLOW_PRIVATE_URLS=true: webhooks may target http:// and private addresses. For local development and tests only.',
     );
   }
   const database = await getDatabase();

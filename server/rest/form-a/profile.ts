@@ -17,7 +17,7 @@ const errorSchemaA = (codes: readonly ErrorCode[]): JsonSchema => ({
         code: {
           type: 'string',
           enum: [...codes],
-          description: 'Machine-readable; one code per kind of error (D2).',
+          description: 'Machine-readable; one code per kind of error.',
         },
         message: { type: 'string', description: 'Human-readable: what went wrong and how to fix it.' },
       },

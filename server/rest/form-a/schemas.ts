@@ -117,7 +117,7 @@ export const SearchHitA = z
 
 export const SearchResultsA = z
   .object({ data: z.array(SearchHitA).meta({ description: 'The best matches first.' }) })
-  .meta({ id: 'SearchResults', description: 'Passages ranked by similarity to the query (D7).' });
+  .meta({ id: 'SearchResults', description: 'Passages ranked by similarity to the query.' });
 
 export const searchNotesInputA = z
   .object({

@@ -83,7 +83,7 @@ export const listNotesInputB = z
     platform: enumParam(PLATFORMS_B, 'platform')
       .meta({
         description:
-          'Only notes recorded on this platform; phone includes recordings from a microphone (D6).',
+          'Only notes recorded on this platform; phone includes recordings from a microphone.',
       })
       .optional(),
     created_after: dateTimeParam('created_after', 'Only notes created at or after this time (inclusive).'),
@@ -153,9 +153,9 @@ const DeliveryPayloadB = z
   .looseObject({
     event: z.enum(WEBHOOK_EVENTS).meta({ description: 'The event delivered.' }),
     created_at: apiTimestamp('When the event happened'),
-    data: z.record(z.string(), z.unknown()).meta({ description: 'The meeting the event is about (D9).' }),
+    data: z.record(z.string(), z.unknown()).meta({ description: 'The meeting the event is about.' }),
   })
-  .meta({ id: 'WebhookPayload', description: 'The JSON object sent: the envelope of SPEC 6.2.' });
+  .meta({ id: 'WebhookPayload', description: 'The JSON object sent: the event envelope (event, created_at, data).' });
 
 // D13
 export const DeliveryAttemptB = z
@@ -166,7 +166,7 @@ export const DeliveryAttemptB = z
       .uuid()
       .meta({ description: 'Stable across the retries of one delivery (X-Service-Delivery).' }),
     event: z.enum(WEBHOOK_EVENTS).meta({ description: 'The event delivered.' }),
-    attempt: z.number().int().meta({ description: 'Which attempt of the delivery, from 1 (D11).' }),
+    attempt: z.number().int().meta({ description: 'Which attempt of the delivery, from 1.' }),
     status_code: z
       .number()
       .int()
@@ -181,7 +181,7 @@ export const DeliveryAttemptB = z
     payload: DeliveryPayloadB,
     created_at: apiTimestamp('When the attempt was made'),
   })
-  .meta({ id: 'DeliveryAttempt', description: 'One attempt to deliver an event to the endpoint (D13).' });
+  .meta({ id: 'DeliveryAttempt', description: 'One attempt to deliver an event to the endpoint.' });
 
 export const DeliveryPageB = z
   .object({
