@@ -271,8 +271,7 @@ const envSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['LLM_BASE_URL'],
-        message:
-          'LLM_MODEL is set, so LLM_BASE_URL must be an http(s) URL such as https://api.openai.com/v1',
+        message: 'LLM_MODEL is set, so LLM_BASE_URL must be an http(s) URL such as https://api.openai.com/v1',
       });
     }
     const production = isProductionDeployment(env);

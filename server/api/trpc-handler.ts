@@ -20,6 +20,8 @@ export interface TrpcDeps {
   getDatabase(): Promise<Database>;
   services: Services;
   auth: AuthSettings;
+  /** The throttles' clock; tests move it. */
+  now?(): Date;
 }
 
 /** A body stream that fails as tRPC reads it, so tRPC answers 413 in its own envelope. */
@@ -69,6 +71,7 @@ export function createTrpcHandler(deps: TrpcDeps): FetchHandler {
         clientAddress: clientAddress(request.headers, deps.auth.trustProxyHops),
         requestId,
         batched: info.isBatchCall,
+        now: deps.now ?? (() => new Date()),
       }),
     });
     response.headers.set('X-Request-Id', requestId);

@@ -18,6 +18,8 @@ export interface UiContext {
   requestId?: string;
   /** Whether the call came in a batch of calls (`?batch=1`), which some procedures refuse. */
   batched?: boolean;
+  /** The clock of the throttles' windows (tests move it). */
+  now?(): Date;
 }
 
 const TRPC_CODE: Record<ErrorCode, TRPCError['code']> = {

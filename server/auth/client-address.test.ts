@@ -15,6 +15,7 @@ describe('TRUST_PROXY (issue 8: X-Forwarded-For is trusted only when configured)
         VERCEL_ENV: 'production',
         CRON_SECRET: 's',
         SECRETS_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+        SMTP_URL: 'smtp://mail.example.com',
       },
       1,
     ], // Vercel's edge sets the header

@@ -26,8 +26,9 @@ export async function requestPasswordReset(
   db: Queryable,
   services: Pick<Services, 'kick'>,
   input: { email: string; address: string | null },
+  now = new Date(),
 ): Promise<void> {
-  const attempt = await consumeResetAttempt(db, { email: input.email, address: input.address });
+  const attempt = await consumeResetAttempt(db, { email: input.email, address: input.address }, now);
   if (!attempt.allowed) {
     const minutes = Math.max(1, Math.ceil(attempt.retryAfter / 60));
     throw new AppError(

@@ -49,7 +49,7 @@ export function createAppHandlers(deps: AppDeps): AppHandlers {
       openWithoutSecret: deps.cron.openWithoutSecret,
       budgetMs: deps.cron.budgetMs,
     }),
-    trpc: createTrpcHandler({ getDatabase: deps.getDatabase, services: deps.services, auth }),
+    trpc: createTrpcHandler({ getDatabase: deps.getDatabase, services: deps.services, auth, now: deps.now }),
     auth: createAuthHandler({ getDatabase: deps.getDatabase, settings: auth }),
   };
 }

@@ -71,7 +71,12 @@ export const accountRouter = createUiRouter({
     .use(callAlone)
     .input(z.object({ email: emailInput }))
     .mutation(async ({ ctx, input }) => {
-      await requestPasswordReset(ctx.db, ctx.services, { email: input.email, address: ctx.clientAddress });
+      await requestPasswordReset(
+        ctx.db,
+        ctx.services,
+        { email: input.email, address: ctx.clientAddress },
+        ctx.now?.(),
+      );
       return { checkEmail: true as const };
     }),
 

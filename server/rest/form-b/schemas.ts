@@ -82,8 +82,7 @@ export const listNotesInputB = z
       .optional(),
     platform: enumParam(PLATFORMS_B, 'platform')
       .meta({
-        description:
-          'Only notes recorded on this platform; phone includes recordings from a microphone.',
+        description: 'Only notes recorded on this platform; phone includes recordings from a microphone.',
       })
       .optional(),
     created_after: dateTimeParam('created_after', 'Only notes created at or after this time (inclusive).'),
@@ -155,7 +154,10 @@ const DeliveryPayloadB = z
     created_at: apiTimestamp('When the event happened'),
     data: z.record(z.string(), z.unknown()).meta({ description: 'The meeting the event is about.' }),
   })
-  .meta({ id: 'WebhookPayload', description: 'The JSON object sent: the event envelope (event, created_at, data).' });
+  .meta({
+    id: 'WebhookPayload',
+    description: 'The JSON object sent: the event envelope (event, created_at, data).',
+  });
 
 // D13
 export const DeliveryAttemptB = z
