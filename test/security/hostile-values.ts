@@ -208,11 +208,14 @@ const tainted = (strings: fc.Arbitrary<string>) =>
   });
 
 const PLAUSIBLE = ['Weekly sync', 'quiet-harbor-lantern-71', 'en', 'Ana', 'ops', 'zebra budget'];
-// Mostly URLs a registration accepts (the test's resolver gives example.com a public address).
+// Mostly URLs a registration accepts (the test's resolver gives example.com a public address),
+// each path its own: an account registers a URL once.
 const URLS = fc.oneof(
   {
     weight: 5,
-    arbitrary: fc.constantFrom('https://hooks.example.com/fuzz', 'https://hooks.example.com/other'),
+    arbitrary: fc
+      .stringMatching(/^[a-z0-9][a-z0-9-]{0,15}$/)
+      .map((path) => `https://hooks.example.com/${path}`),
   },
   { weight: 1, arbitrary: fc.constantFrom('https://nowhere.test/hook', 'http://127.0.0.1/hook') },
 );
