@@ -8,8 +8,9 @@ import { createMeeting } from '../meetings/create-meeting';
 import { storeSummary } from '../meetings/store-summary';
 import { storeTranscript } from '../meetings/store-transcript';
 
-// D16: how meetings enter the service. Form A errors, API-key auth, no D14 limits. Text that
-// PostgreSQL would refuse is refused for every field by restProcedure (storable-input.ts).
+// D16: how meetings enter the service. Form A errors, API-key auth, no D14 limits.
+// Text PostgreSQL would refuse (NUL, lone surrogates) is refused in every field by
+// restProcedure before these schemas run (storable-input.ts).
 
 const Created = z.object({ id: z.string().uuid() });
 
