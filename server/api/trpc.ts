@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { Db } from '../db/client';
 import { AppError, type ErrorCode } from '../errors';
+import { refuseUnstorableInput } from '../http/storable-input';
 import { log } from '../log';
 import type { Services } from '../services';
 
@@ -64,8 +65,14 @@ const mapErrors = t.middleware(async ({ ctx, next, path }) => {
   return result;
 });
 
+/** NUL or an unpaired surrogate anywhere in the input is a 400 naming the field (storable-input.ts). */
+const refuseUnstorable = t.middleware(async ({ getRawInput, next }) => {
+  await refuseUnstorableInput(getRawInput);
+  return next();
+});
+
 export const createUiRouter = t.router;
-export const publicProcedure = t.procedure.use(mapErrors);
+export const publicProcedure = t.procedure.use(refuseUnstorable).use(mapErrors);
 
 /**
  * A call that must come alone, not in a batch: the procedures anyone can call that send email or

@@ -3,6 +3,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Db } from '../db/client';
 import type { ErrorCode } from '../errors';
 import type { Services } from '../services';
+import { refuseUnstorableInput } from './storable-input';
 
 /** What every REST procedure knows about its request once the facade has let it through. */
 export interface RestContext {
@@ -34,4 +35,12 @@ const t = initTRPC.context<RestContext>().meta<OpenApiMeta<RestMeta>>().create({
 });
 
 export const router = t.router;
-export const restProcedure = t.procedure;
+/**
+ * Every /v1 and recorder procedure: NUL or an unpaired surrogate anywhere in its input (path,
+ * query or body) is a 400 invalid_request naming the field, before its schema runs
+ * (storable-input.ts).
+ */
+export const restProcedure = t.procedure.use(async ({ getRawInput, next }) => {
+  await refuseUnstorableInput(getRawInput);
+  return next();
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inTimestampRange, isStorableText, TIMESTAMP_RANGE_TEXT } from '../db/storage-bounds';
+import { inTimestampRange, TIMESTAMP_RANGE_TEXT } from '../db/storage-bounds';
 
 // Building blocks for the forms' input schemas. How an issue maps to a status lives in
 // zod-issues.ts: malformed values (wrong type, bad format) are 400, well-formed but
@@ -70,35 +70,6 @@ export const apiTimestamp = (what: string) =>
 
 export const dateTimeParam = (name: string, description: string) =>
   isoDateTime(name).meta({ description }).optional();
-
-/**
- * Issue 8 (c): reports every string in a parsed input that PostgreSQL would refuse, as a 400
- * naming the field (e.g. `segments.3.content`). Used as a superRefine over a whole body, nested
- * objects included, so a field added later is covered too.
- */
-export function refuseUnstorableText(
-  value: unknown,
-  ctx: z.RefinementCtx,
-  path: (string | number)[] = [],
-): void {
-  if (typeof value === 'string') {
-    if (!isStorableText(value)) {
-      const name = path.join('.') || 'A value';
-      ctx.addIssue({
-        code: 'custom',
-        path,
-        message: `${name} must not contain NUL characters or unpaired surrogates`,
-        params: MALFORMED,
-      });
-    }
-  } else if (Array.isArray(value)) {
-    value.forEach((item, i) => {
-      refuseUnstorableText(item, ctx, [...path, i]);
-    });
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) refuseUnstorableText(item, ctx, [...path, key]);
-  }
-}
 
 /** A UUID in a path; any 8-4-4-4-12 hex string is well-formed, the rest is a 400 (D2). */
 export const uuidPathParam = z

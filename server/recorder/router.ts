@@ -2,13 +2,15 @@ import { z } from 'zod';
 import { PLATFORMS } from '../domain';
 import { SummarySchema } from '../notes/summary';
 import { MAX_DURATION_SECONDS } from '../db/storage-bounds';
-import { enumParam, isoDateTime, noCoerce, refuseUnstorableText, uuidPathParam } from '../http/params';
+import { enumParam, isoDateTime, noCoerce, uuidPathParam } from '../http/params';
 import { restProcedure, router } from '../http/openapi-trpc';
 import { createMeeting } from '../meetings/create-meeting';
 import { storeSummary } from '../meetings/store-summary';
 import { storeTranscript } from '../meetings/store-transcript';
 
 // D16: how meetings enter the service. Form A errors, API-key auth, no D14 limits.
+// Text PostgreSQL would refuse (NUL, lone surrogates) is refused in every field by
+// restProcedure before these schemas run (storable-input.ts).
 
 const Created = z.object({ id: z.string().uuid() });
 
@@ -41,14 +43,12 @@ export const recorderRouter = router({
       rest: { status: 201, errors: ['invalid_request', 'validation_error'] },
     })
     .input(
-      z
-        .object({
-          title: z.string({ error: 'title must be a string or null' }).max(500).nullable().optional(),
-          platform: enumParam(PLATFORMS, 'platform'),
-          started_at: isoDateTime('started_at').optional(),
-          language: z.string({ error: 'language must be a string' }).trim().min(2).max(35).optional(),
-        })
-        .superRefine(refuseUnstorableText),
+      z.object({
+        title: z.string({ error: 'title must be a string or null' }).max(500).nullable().optional(),
+        platform: enumParam(PLATFORMS, 'platform'),
+        started_at: isoDateTime('started_at').optional(),
+        language: z.string({ error: 'language must be a string' }).trim().min(2).max(35).optional(),
+      }),
     )
     .output(Created)
     .mutation(({ ctx, input }) =>
@@ -71,28 +71,24 @@ export const recorderRouter = router({
       rest: { errors: ['invalid_request', 'validation_error', 'not_found', 'conflict'] },
     })
     .input(
-      z
-        .object({
-          id: uuidPathParam,
-          ended_at: isoDateTime('ended_at').optional(),
-          duration_seconds: noCoerce(
-            z
-              .number({ error: 'duration_seconds must be a whole number of seconds' })
-              .int({ error: 'duration_seconds must be a whole number of seconds' })
-              .min(0, { error: `duration_seconds must be between 0 and ${MAX_DURATION_SECONDS}` })
-              .max(MAX_DURATION_SECONDS, {
-                error: `duration_seconds must be between 0 and ${MAX_DURATION_SECONDS}`,
-              }),
-          ).optional(),
-          segments: z
-            .array(SegmentInput, { error: 'segments must be an array' })
-            .min(1, { error: 'segments must hold 1 to 10000 segments' })
-            .max(10_000, { error: 'segments must hold 1 to 10000 segments' }),
-          generate_summary: noCoerce(
-            z.boolean({ error: 'generate_summary must be true or false' }),
-          ).optional(),
-        })
-        .superRefine(refuseUnstorableText),
+      z.object({
+        id: uuidPathParam,
+        ended_at: isoDateTime('ended_at').optional(),
+        duration_seconds: noCoerce(
+          z
+            .number({ error: 'duration_seconds must be a whole number of seconds' })
+            .int({ error: 'duration_seconds must be a whole number of seconds' })
+            .min(0, { error: `duration_seconds must be between 0 and ${MAX_DURATION_SECONDS}` })
+            .max(MAX_DURATION_SECONDS, {
+              error: `duration_seconds must be between 0 and ${MAX_DURATION_SECONDS}`,
+            }),
+        ).optional(),
+        segments: z
+          .array(SegmentInput, { error: 'segments must be an array' })
+          .min(1, { error: 'segments must hold 1 to 10000 segments' })
+          .max(10_000, { error: 'segments must hold 1 to 10000 segments' }),
+        generate_summary: noCoerce(z.boolean({ error: 'generate_summary must be true or false' })).optional(),
+      }),
     )
     .output(Created)
     .mutation(({ ctx, input }) =>
@@ -119,11 +115,7 @@ export const recorderRouter = router({
       },
       rest: { errors: ['invalid_request', 'validation_error', 'not_found', 'conflict'] },
     })
-    .input(
-      z
-        .object({ id: uuidPathParam, summary: SummarySchema, text: z.string().nullable().optional() })
-        .superRefine(refuseUnstorableText),
-    )
+    .input(z.object({ id: uuidPathParam, summary: SummarySchema, text: z.string().nullable().optional() }))
     .output(Created)
     .mutation(({ ctx, input }) =>
       storeSummary(ctx.db, ctx.services, ctx.accountId, input.id, {
