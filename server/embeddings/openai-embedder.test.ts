@@ -217,7 +217,9 @@ describe('OpenAIEmbedder retries', () => {
     fake.failNext(10, { status: 429, headers: { 'Retry-After': '30' } });
     const controller = new AbortController();
     const pending = embedder({ maxRetryDelayMs: 60_000 }).embed(['x'], { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('shutting down')), 50);
+    // Abort once the first attempt was answered 429 and the embedder waits to retry.
+    await vi.waitFor(() => expect(fake.requests).toHaveLength(1));
+    controller.abort(new Error('shutting down'));
     await expect(pending).rejects.toThrow('shutting down');
     expect(fake.requests).toHaveLength(1);
   });

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Summary } from '../notes/summary';
 import {
   OpenAISummarizer,
@@ -323,10 +323,11 @@ describe('OpenAISummarizer over HTTP', () => {
   it("stops at once when the caller's signal aborts, without retrying", async () => {
     replies.push({ delayMs: 2_000, body: completion(JSON.stringify(goodSummary)) });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('shutting down')), 50);
-    await expect(summarizer().summarize(input, { signal: controller.signal })).rejects.toThrow(
-      'shutting down',
-    );
+    const summarized = summarizer().summarize(input, { signal: controller.signal });
+    // Abort while the server holds the request (not on a timer, which a loaded machine can beat).
+    await vi.waitFor(() => expect(requests).toHaveLength(1));
+    controller.abort(new Error('shutting down'));
+    await expect(summarized).rejects.toThrow('shutting down');
     expect(requests).toHaveLength(1);
   });
 
