@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
@@ -13,10 +15,15 @@ import {
   type Database,
 } from '../server/db/client';
 
-// Migrations apply once however many processes start at once, under a lock that lasts one
-// transaction, so that it holds through a transaction-mode pooler as well.
+// Migrations apply once however many processes start at once (under a lock that lasts one
+// transaction, so it holds through a transaction-mode pooler as well), can be a release step
+// (`npm run db:migrate`) that instances started with MIGRATE_ON_START=false only check, and go
+// through DATABASE_URL_UNPOOLED when it is set. The pooler itself: e2e/pooler.api.spec.ts.
 
+const ROOT = path.resolve(import.meta.dirname, '..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const serverUrl = process.env.TEST_DATABASE_URL;
+const SCRIPT_TIMEOUT = 120_000;
 
 const TAGS: string[] = (
   JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
@@ -43,6 +50,36 @@ async function emptyPostgresDatabase(): Promise<string> {
   const url = new URL(serverUrl!);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/** Where this file's scripts find an empty database: a PostgreSQL URL, or an embedded data folder. */
+async function emptyDatabaseEnv(): Promise<NodeJS.ProcessEnv> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.DATABASE_URL;
+  delete env.DATABASE_URL_UNPOOLED;
+  delete env.MIGRATE_ON_START;
+  if (serverUrl) return { ...env, DATABASE_URL: await emptyPostgresDatabase() };
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mn-migrate-test-'));
+  cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  return { ...env, DATA_DIR: dataDir };
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function script(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [file, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 async function appliedMigrations(db: Database['db']): Promise<{ hash: string; created_at: string }[]> {
@@ -94,5 +131,55 @@ describe('migrations', () => {
         await observer.end();
       }
     },
+  );
+
+  it(
+    'with MIGRATE_ON_START=false nothing migrates but `npm run db:migrate`: the CLI refuses a database that lacks migrations, naming the command, and works once it ran',
+    async () => {
+      const env = { ...(await emptyDatabaseEnv()), MIGRATE_ON_START: 'false' };
+      const refused = await script('scripts/admin.ts', ['account:create', '--email', 'ops@example.com'], env);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toContain(
+        `The database lacks ${TAGS.length} migrations (${TAGS.join(', ')}) and MIGRATE_ON_START=false: run \`npm run db:migrate\``,
+      );
+      expect(refused.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+
+      const migrated = await script('scripts/migrate.ts', [], env);
+      expect(migrated.code, migrated.stderr).toBe(0);
+      expect(migrated.stdout).toContain(`: applied ${TAGS.join(', ')}`);
+
+      const created = await script('scripts/admin.ts', ['account:create', '--email', 'ops@example.com'], env);
+      expect(created.code, created.stderr).toBe(0);
+      expect(JSON.parse(created.stdout)).toMatchObject({ email: 'ops@example.com' });
+    },
+    SCRIPT_TIMEOUT,
+  );
+
+  it.runIf(serverUrl)(
+    'with DATABASE_URL_UNPOOLED, migrations go through that URL, on a connection of their own',
+    async () => {
+      // Two databases tell the URLs apart: the one DATABASE_URL_UNPOOLED names is migrated.
+      const pooled = await emptyPostgresDatabase();
+      const direct = await emptyPostgresDatabase();
+      const env = { ...(await emptyDatabaseEnv()), DATABASE_URL: pooled, DATABASE_URL_UNPOOLED: direct };
+      const run = await script('scripts/migrate.ts', [], env);
+      expect(run.code, run.stderr).toBe(0);
+      const check = async (url: string) => {
+        const client = postgres(url, { max: 1, onnotice: () => {} });
+        try {
+          const [row] =
+            await client`select to_regclass('drizzle.__drizzle_migrations') is not null as present`;
+          return row?.present
+            ? (await client`select count(*)::int as n from drizzle.__drizzle_migrations`)[0]?.n
+            : 0;
+        } finally {
+          await client.end();
+        }
+      };
+      expect(await check(direct)).toBe(TAGS.length);
+      expect(await check(pooled)).toBe(0);
+    },
+    SCRIPT_TIMEOUT,
   );
 });

@@ -41,6 +41,17 @@ export class DatabaseInUseError extends Error {
   }
 }
 
+/** The database lacks migrations and this process is not to apply them (MIGRATE_ON_START=false). */
+export class PendingMigrationsError extends Error {
+  constructor(readonly pending: string[]) {
+    super(
+      `The database lacks ${pending.length} migration${pending.length === 1 ? '' : 's'} (${pending.join(', ')}) ` +
+        'and MIGRATE_ON_START=false: run `npm run db:migrate` against it first (the release step).',
+    );
+    this.name = 'PendingMigrationsError';
+  }
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -129,9 +140,16 @@ export async function openPglite(
   }
 }
 
+/**
+ * How the service reaches PostgreSQL (DATABASE_POOL_MODE): `session` keeps a server session per
+ * connection (a direct connection, a session-mode pooler); `transaction` is a transaction-mode
+ * pooler, where consecutive transactions of one connection may run on different server sessions.
+ */
+export type PoolMode = 'session' | 'transaction';
+
 export async function openPostgres(
   url: string,
-  opts: { max?: number; logger?: Logger } = {},
+  opts: { max?: number; logger?: Logger; poolMode?: PoolMode } = {},
 ): Promise<Database> {
   const [{ default: postgres }, { drizzle }] = await Promise.all([
     import('postgres'),
@@ -141,6 +159,10 @@ export async function openPostgres(
     max: opts.max ?? 10,
     onnotice: () => {},
     connection: { application_name: 'meeting-notes' },
+    // A named statement lives in the server session that parsed it; behind a transaction-mode
+    // pooler the next use may land in another session ("prepared statement does not exist"),
+    // and the name may clash with another client's there. Unnamed statements only, then.
+    ...(opts.poolMode === 'transaction' && { prepare: false }),
   });
   const db = drizzle({ client, schema, ...(opts.logger && { logger: opts.logger }) }) as unknown as Db;
   const safeUrl = new URL(url);
