@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  MIGRATION_LOCK,
   MIGRATIONS_FOLDER,
   type MigrationRun,
   migrateDatabase,
@@ -14,6 +15,11 @@ import {
   queryRows,
   type Database,
 } from '../server/db/client';
+import {
+  ADOPT_DIMENSIONS_LOCK,
+  adoptDimensionsIfEmpty,
+  storedDimensions,
+} from '../server/search/embedding-dimensions';
 
 // Migrations apply once however many processes start at once (under a lock that lasts one
 // transaction, so it holds through a transaction-mode pooler as well), can be a release step
@@ -101,14 +107,14 @@ describe('migrations', () => {
       let runs: Promise<MigrationRun[]> | undefined;
       try {
         await holder.begin(async (tx) => {
-          await tx`select pg_advisory_xact_lock(727465001)`;
+          await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
           runs = Promise.all(instances.map((instance) => migrateDatabase(instance)));
           await expect
             .poll(
               async () =>
                 (
                   await observer`select count(*)::int as n from pg_locks
-                                 where locktype = 'advisory' and objid = 727465001 and not granted`
+                                 where locktype = 'advisory' and objid = ${MIGRATION_LOCK} and not granted`
                 )[0]?.n,
               { timeout: 30_000 },
             )
@@ -126,6 +132,49 @@ describe('migrations', () => {
         expect(
           (await observer`select count(*)::int as n from pg_locks where locktype = 'advisory'`)[0]?.n,
         ).toBe(0);
+      } finally {
+        await holder.end();
+        await observer.end();
+      }
+    },
+  );
+
+  it.runIf(serverUrl)(
+    'instances starting at once on a fresh database move its vector columns to the configured dimension in turn: one moves them, the others find them moved',
+    async () => {
+      const url = await emptyPostgresDatabase();
+      const instances = await Promise.all([1, 2, 3].map(() => openPostgres(url, { max: 2 })));
+      cleanups.push(async () => {
+        for (const instance of instances) await instance.close();
+      });
+      await migrateDatabase(instances[0]!);
+      expect(await storedDimensions(instances[0]!.db)).toBe(384);
+      const holder = postgres(url, { max: 1, onnotice: () => {} });
+      const observer = postgres(url, { max: 1, onnotice: () => {} });
+      let adopted: Promise<boolean[]> | undefined;
+      try {
+        await holder.begin(async (tx) => {
+          await tx`select pg_advisory_xact_lock(${ADOPT_DIMENSIONS_LOCK})`;
+          adopted = Promise.all(instances.map((instance) => adoptDimensionsIfEmpty(instance.db, 768)));
+          await expect
+            .poll(
+              async () =>
+                (
+                  await observer`select count(*)::int as n from pg_locks
+                                 where locktype = 'advisory' and objid = ${ADOPT_DIMENSIONS_LOCK} and not granted`
+                )[0]?.n,
+              { timeout: 30_000 },
+            )
+            .toBe(3);
+        });
+        expect(await adopted!).toEqual([true, true, true]);
+        expect(await storedDimensions(instances[1]!.db)).toBe(768);
+        const indexes = await observer<{ indexname: string }[]>`select indexname from pg_indexes
+          where indexname in ('passages_embedding_hnsw', 'meetings_summary_embedding_hnsw') order by indexname`;
+        expect(indexes.map((r) => r.indexname)).toEqual([
+          'meetings_summary_embedding_hnsw',
+          'passages_embedding_hnsw',
+        ]);
       } finally {
         await holder.end();
         await observer.end();

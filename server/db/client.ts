@@ -179,7 +179,7 @@ export async function openPostgres(
 }
 
 /** The key of the migrations' advisory lock; earlier releases took it as a session lock. */
-const MIGRATION_LOCK = 727465001;
+export const MIGRATION_LOCK = 727465001;
 
 interface Migration {
   tag: string;
