@@ -1,4 +1,4 @@
-// npm run db:migrate: applies pending migrations to the configured database (D21), through
+// npm run db:migrate: applies pending migrations to the configured database, through
 // DATABASE_URL_UNPOOLED when set. A release step: instances started with MIGRATE_ON_START=false
 // then only check that it ran.
 import { DatabaseInUseError } from '../server/db/client';

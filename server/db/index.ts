@@ -15,7 +15,7 @@ import {
 // route bundle, and two PGlite instances on one folder would corrupt it.
 const holder = globalThis as typeof globalThis & { __meetingNotesDatabase?: Promise<Database> };
 
-/** The configured database (D21), opened and migrated (or checked, MIGRATE_ON_START=false) on first use. */
+/** The configured database, opened and migrated (or checked, MIGRATE_ON_START=false) on first use. */
 export function getDatabase(): Promise<Database> {
   holder.__meetingNotesDatabase ??= openConfiguredDatabase().catch((err: unknown) => {
     holder.__meetingNotesDatabase = undefined;
