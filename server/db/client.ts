@@ -160,8 +160,9 @@ export async function openPostgres(
     onnotice: () => {},
     connection: { application_name: 'meeting-notes' },
     // A named statement lives in the server session that parsed it; behind a transaction-mode
-    // pooler the next use may land in another session ("prepared statement does not exist"),
-    // and the name may clash with another client's there. Unnamed statements only, then.
+    // pooler a connection's next transaction may run in another session, where the name is
+    // unknown. postgres.js's prepared COMMIT then aborts the transaction and is sent again, and
+    // PostgreSQL answers ROLLBACK without an error (test/pooler.test.ts). Unnamed statements only.
     ...(opts.poolMode === 'transaction' && { prepare: false }),
   });
   const db = drizzle({ client, schema, ...(opts.logger && { logger: opts.logger }) }) as unknown as Db;
