@@ -9,7 +9,7 @@ import {
   operatorRevokeKey,
   operatorUpdateAccount,
 } from '../server/accounts/operator-console';
-import { DatabaseInUseError, type Db } from '../server/db/client';
+import { DatabaseInUseError, type Db, PendingMigrationsError } from '../server/db/client';
 import { openConfiguredDatabase } from '../server/db';
 import { DEFAULT_FORM, FORM_NAMES, type FormName, PLANS, type Plan, parseFormName } from '../server/domain';
 import { EnvError, getEnv } from '../server/env';
@@ -195,7 +195,12 @@ main(normalise(process.argv.slice(2))).then(
   (err: unknown) => {
     if (err instanceof UsageError) {
       process.stderr.write(`${err.message ? `${err.message}\n\n` : ''}${USAGE}\n`);
-    } else if (err instanceof DatabaseInUseError || err instanceof EnvError || err instanceof AppError) {
+    } else if (
+      err instanceof DatabaseInUseError ||
+      err instanceof PendingMigrationsError ||
+      err instanceof EnvError ||
+      err instanceof AppError
+    ) {
       process.stderr.write(`${err.message}\n`);
     } else if (
       err instanceof Error &&

@@ -1,14 +1,14 @@
 // The preparing half of `npm start` (scripts/start.mjs runs it as a child process that exits):
-// migrates, seals legacy webhook secrets, seeds the embedded database on its first run (the
-// demo's meetings are embedded here, by the model on this process's thread), and makes the
-// next-auth secret. Its memory — tsx, the migrations, the seed, the model — leaves with it, so the
+// migrates (with MIGRATE_ON_START=false, checks that `npm run db:migrate` ran), seals legacy
+// webhook secrets, seeds the embedded database on its first run (the demo's meetings are
+// embedded here, by the model on this process's thread), and makes the next-auth secret. Its memory — tsx, the migrations, the seed, the model — leaves with it, so the
 // server that stays resident is Next alone (issue 14 item 5). What the server needs to know is
 // written as JSON to file descriptor 3, which start.mjs reads.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { count } from 'drizzle-orm';
-import { DatabaseInUseError } from '../server/db/client';
+import { DatabaseInUseError, PendingMigrationsError } from '../server/db/client';
 import { openConfiguredDatabase } from '../server/db';
 import { accounts } from '../server/db/schema';
 import { EnvError, getEnv } from '../server/env';
@@ -23,7 +23,9 @@ async function prepareDatabase() {
   const database = await openConfiguredDatabase();
   try {
     console.log(
-      `Database: ${database.kind === 'pglite' ? `embedded PGlite in ${database.location}` : database.location} (migrated)`,
+      `Database: ${database.kind === 'pglite' ? `embedded PGlite in ${database.location}` : database.location} (${
+        database.migrations ? 'migrated' : 'migrations checked: MIGRATE_ON_START=false'
+      })`,
     );
     // Issue 12 item 7: webhook signing secrets stored before encryption are sealed now.
     const sealed = await sealLegacySecrets(database.db, createSecretBox(loadSecretKeys(env)));
@@ -86,7 +88,8 @@ try {
   // The seed's model thread and pools would otherwise keep this process a while.
   process.exit(0);
 } catch (err: unknown) {
-  if (err instanceof EnvError || err instanceof DatabaseInUseError) console.error(err.message);
+  if (err instanceof EnvError || err instanceof DatabaseInUseError || err instanceof PendingMigrationsError)
+    console.error(err.message);
   else console.error(err);
   process.exit(1);
 }

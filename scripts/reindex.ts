@@ -2,7 +2,7 @@
 // dimension (D19, issue 13), with a progress bar on stderr. The new vectors are built beside the
 // ones searches use and swapped in at the end, so a server still running keeps answering from the
 // old ones; interrupted, it resumes where it stopped (see server/search/reindex-vectors.ts).
-import { DatabaseInUseError } from '../server/db/client';
+import { DatabaseInUseError, PendingMigrationsError } from '../server/db/client';
 import { openConfiguredDatabase } from '../server/db';
 import { EnvError, getEnv } from '../server/env';
 import { storedDimensions } from '../server/search/embedding-dimensions';
@@ -37,6 +37,10 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof EnvError || err instanceof DatabaseInUseError ? err.message : err);
+  console.error(
+    err instanceof EnvError || err instanceof DatabaseInUseError || err instanceof PendingMigrationsError
+      ? err.message
+      : err,
+  );
   process.exit(1);
 });

@@ -8,7 +8,7 @@
 // `npm run --silent secrets:rotate-key -- --generate` prints a fresh key and touches nothing.
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { DatabaseInUseError } from '../server/db/client';
+import { DatabaseInUseError, PendingMigrationsError } from '../server/db/client';
 import { openConfiguredDatabase } from '../server/db';
 import { EnvError, getEnv } from '../server/env';
 import { resealSecrets } from '../server/webhooks/seal-secrets';
@@ -85,7 +85,12 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     if (err instanceof UsageError) console.error(`${err.message}\n\n${USAGE}`);
-    else if (err instanceof EnvError || err instanceof DatabaseInUseError) console.error(err.message);
+    else if (
+      err instanceof EnvError ||
+      err instanceof DatabaseInUseError ||
+      err instanceof PendingMigrationsError
+    )
+      console.error(err.message);
     else if (err instanceof Error && err.name === 'TypeError' && 'code' in err)
       console.error(`${err.message}\n\n${USAGE}`); // parseArgs: an unknown or malformed option
     else console.error(err);

@@ -183,4 +183,44 @@ describe('parseEnv (D21 configuration)', () => {
     const err = envError({ [name]: value });
     expect(err.message).toContain(name);
   });
+
+  it('a transaction-mode pooler, a direct URL for migrations and migrations as a release step are declared', () => {
+    const defaults = parseEnv({ DATABASE_URL: 'postgres://u:p@db.example.com/notes' });
+    expect(defaults).toMatchObject({ DATABASE_POOL_MODE: 'session', MIGRATE_ON_START: true });
+    expect(defaults.DATABASE_URL_UNPOOLED).toBeUndefined();
+    expect(
+      parseEnv({
+        DATABASE_URL: 'postgres://u:p@ep-x-pooler.example.com/notes',
+        DATABASE_URL_UNPOOLED: ' postgresql://u:p@ep-x.example.com/notes ',
+        DATABASE_POOL_MODE: 'transaction',
+        MIGRATE_ON_START: 'false',
+      }),
+    ).toMatchObject({
+      DATABASE_POOL_MODE: 'transaction',
+      DATABASE_URL_UNPOOLED: 'postgresql://u:p@ep-x.example.com/notes',
+      MIGRATE_ON_START: false,
+    });
+    expect(parseEnv({ MIGRATE_ON_START: '0' }).MIGRATE_ON_START).toBe(false);
+    expect(parseEnv({ MIGRATE_ON_START: 'true' }).MIGRATE_ON_START).toBe(true);
+    expect(parseEnv({ MIGRATE_ON_START: '' }).MIGRATE_ON_START).toBe(true);
+  });
+
+  it.each([
+    [{ DATABASE_POOL_MODE: 'statement', DATABASE_URL: 'postgres://db/notes' }, 'DATABASE_POOL_MODE'],
+    [
+      { DATABASE_POOL_MODE: 'transaction' },
+      'DATABASE_POOL_MODE=transaction describes the pooler in front of DATABASE_URL',
+    ],
+    [
+      { DATABASE_URL_UNPOOLED: 'postgres://db/notes' },
+      'DATABASE_URL_UNPOOLED is the direct URL of the database DATABASE_URL pools',
+    ],
+    [
+      { DATABASE_URL: 'postgres://db/notes', DATABASE_URL_UNPOOLED: 'http://db/notes' },
+      'DATABASE_URL_UNPOOLED must start with postgres://',
+    ],
+    [{ MIGRATE_ON_START: 'no' }, 'MIGRATE_ON_START'],
+  ])('refuses database settings that cannot work: %j', (source, message) => {
+    expect(envError(source).message).toContain(message);
+  });
 });

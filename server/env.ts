@@ -7,6 +7,20 @@ const bool = z
   .optional()
   .transform((v) => v === 'true' || v === '1');
 
+const boolDefaultTrue = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v !== 'false' && v !== '0');
+
+const postgresUrl = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined))
+    .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+      message: `${name} must start with postgres:// or postgresql://`,
+    });
+
 const positiveInt = (name: string, fallback: number) =>
   z
     .string()
@@ -76,13 +90,19 @@ const previousSecretsKeys = z
 
 const envSchema = z
   .object({
-    DATABASE_URL: z
-      .string()
+    DATABASE_URL: postgresUrl('DATABASE_URL'),
+    // What sits between the service and PostgreSQL. `transaction`: a transaction-mode pooler
+    // (PgBouncer, Neon's, Supabase's Supavisor), where a session lasts one transaction, so no
+    // prepared statements. It is declared, not guessed: a pooler answers like the server it hides.
+    DATABASE_POOL_MODE: z
+      .enum(['session', 'transaction', ''])
       .optional()
-      .transform((v) => (v?.trim() ? v.trim() : undefined))
-      .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
-        message: 'DATABASE_URL must start with postgres:// or postgresql://',
-      }),
+      .transform((v) => v || 'session'),
+    // A direct (unpooled) URL of the same database for migrations, as Neon and Vercel name it.
+    DATABASE_URL_UNPOOLED: postgresUrl('DATABASE_URL_UNPOOLED'),
+    // false: `npm start`, the server and the CLIs only check that the database is migrated, and
+    // `npm run db:migrate` (a release step) applies migrations.
+    MIGRATE_ON_START: boolDefaultTrue,
     DATA_DIR: z
       .string()
       .optional()
@@ -236,6 +256,22 @@ const envSchema = z
     EMBEDDINGS_DIMENSIONS: env.EMBEDDINGS_DIMENSIONS || (env.EMBEDDINGS_PROVIDER === 'semantic' ? 768 : 384),
   }))
   .superRefine((env, ctx) => {
+    if (!env.DATABASE_URL && env.DATABASE_POOL_MODE === 'transaction') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_POOL_MODE'],
+        message:
+          'DATABASE_POOL_MODE=transaction describes the pooler in front of DATABASE_URL, which is not set (the embedded database has none)',
+      });
+    }
+    if (!env.DATABASE_URL && env.DATABASE_URL_UNPOOLED) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_URL_UNPOOLED'],
+        message:
+          'DATABASE_URL_UNPOOLED is the direct URL of the database DATABASE_URL pools; set DATABASE_URL too',
+      });
+    }
     if (env.EMBEDDINGS_PROVIDER === 'openai') {
       if (!env.EMBEDDINGS_BASE_URL || !/^https?:\/\//.test(env.EMBEDDINGS_BASE_URL)) {
         ctx.addIssue({

@@ -41,6 +41,17 @@ export class DatabaseInUseError extends Error {
   }
 }
 
+/** The database lacks migrations and this process is not to apply them (MIGRATE_ON_START=false). */
+export class PendingMigrationsError extends Error {
+  constructor(readonly pending: string[]) {
+    super(
+      `The database lacks ${pending.length} migration${pending.length === 1 ? '' : 's'} (${pending.join(', ')}) ` +
+        'and MIGRATE_ON_START=false: run `npm run db:migrate` against it first (the release step).',
+    );
+    this.name = 'PendingMigrationsError';
+  }
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -129,9 +140,16 @@ export async function openPglite(
   }
 }
 
+/**
+ * How the service reaches PostgreSQL (DATABASE_POOL_MODE): `session` keeps a server session per
+ * connection (a direct connection, a session-mode pooler); `transaction` is a transaction-mode
+ * pooler, where consecutive transactions of one connection may run on different server sessions.
+ */
+export type PoolMode = 'session' | 'transaction';
+
 export async function openPostgres(
   url: string,
-  opts: { max?: number; logger?: Logger } = {},
+  opts: { max?: number; logger?: Logger; poolMode?: PoolMode } = {},
 ): Promise<Database> {
   const [{ default: postgres }, { drizzle }] = await Promise.all([
     import('postgres'),
@@ -141,6 +159,11 @@ export async function openPostgres(
     max: opts.max ?? 10,
     onnotice: () => {},
     connection: { application_name: 'meeting-notes' },
+    // A named statement lives in the server session that parsed it; behind a transaction-mode
+    // pooler a connection's next transaction may run in another session, where the name is
+    // unknown. postgres.js's prepared COMMIT then aborts the transaction and is sent again, and
+    // PostgreSQL answers ROLLBACK without an error (test/pooler.test.ts). Unnamed statements only.
+    ...(opts.poolMode === 'transaction' && { prepare: false }),
   });
   const db = drizzle({ client, schema, ...(opts.logger && { logger: opts.logger }) }) as unknown as Db;
   const safeUrl = new URL(url);
@@ -156,26 +179,121 @@ export async function openPostgres(
   };
 }
 
-export async function migrateDatabase(database: Database): Promise<void> {
-  if (database.kind === 'pglite') {
-    const { migrate } = await import('drizzle-orm/pglite/migrator');
-    await migrate(database.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
-    return;
-  }
-  const { url } = database;
-  if (!url) throw new Error(`Cannot migrate ${database.location}: the PostgreSQL database has no URL`);
-  const [{ migrate }, { drizzle }, { default: postgres }] = await Promise.all([
-    import('drizzle-orm/postgres-js/migrator'),
+/** The key of the migrations' advisory lock; earlier releases took it as a session lock. */
+export const MIGRATION_LOCK = 727465001;
+
+interface Migration {
+  tag: string;
+  folderMillis: number;
+  hash: string;
+  sql: string[];
+}
+
+/** The migrations of `folder` in order, read as drizzle's migrator reads them, with their names. */
+async function readMigrations(folder: string): Promise<Migration[]> {
+  const { readMigrationFiles } = await import('drizzle-orm/migrator');
+  const journal = JSON.parse(fs.readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { tag: string; when: number }[];
+  };
+  const tags = new Map(journal.entries.map((e) => [e.when, e.tag]));
+  return readMigrationFiles({ migrationsFolder: folder }).map((m) => ({
+    tag: tags.get(m.folderMillis) ?? String(m.folderMillis),
+    folderMillis: m.folderMillis,
+    hash: m.hash,
+    sql: m.sql,
+  }));
+}
+
+/** created_at of the newest migration applied (drizzle keeps the folder's millis there), or null. */
+async function lastAppliedMigration(db: Queryable): Promise<number | null> {
+  const [table] = await queryRows<{ present: boolean }>(
+    db,
+    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`,
+  );
+  if (!table?.present) return null;
+  const [row] = await queryRows<{ last: string | number | null }>(
+    db,
+    sql`select max(created_at) as last from drizzle.__drizzle_migrations`,
+  );
+  return row?.last == null ? null : Number(row.last);
+}
+
+/** The migrations the database lacks, by name; none when it is current (or newer). */
+export async function pendingMigrations(db: Queryable, folder = MIGRATIONS_FOLDER): Promise<string[]> {
+  const last = await lastAppliedMigration(db);
+  return (await readMigrations(folder))
+    .filter((m) => last === null || m.folderMillis > last)
+    .map((m) => m.tag);
+}
+
+export interface MigrationRun {
+  /** The migrations this call applied, by name. */
+  applied: string[];
+  /** Whether another process held the migration lock when this one asked for it. */
+  waited: boolean;
+}
+
+/**
+ * Applies pending migrations in one transaction, as drizzle's migrator does and into its table
+ * (drizzle.__drizzle_migrations), but under a transaction-scoped advisory lock taken first in
+ * that transaction: processes starting at once take turns, and one that waited finds the
+ * migrations applied. The lock ends with the transaction, so it also works through a
+ * transaction-mode pooler, where a session lock would stay with whichever server session ran
+ * it. (drizzle's migrator reads what is applied before its transaction, so it cannot be put
+ * under a lock taken inside it.) A database that is current costs two reads and no lock.
+ */
+async function applyMigrations(db: Db, folder: string): Promise<MigrationRun> {
+  const migrations = await readMigrations(folder);
+  const newest = migrations.at(-1)?.folderMillis;
+  const before = await lastAppliedMigration(db);
+  if (newest === undefined || (before !== null && before >= newest)) return { applied: [], waited: false };
+  return db.transaction(async (tx) => {
+    const [lock] = await queryRows<{ taken: boolean }>(
+      tx,
+      sql`select pg_try_advisory_xact_lock(${sql.raw(String(MIGRATION_LOCK))}) as taken`,
+    );
+    const waited = !lock?.taken;
+    if (waited) await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(MIGRATION_LOCK))})`);
+    await tx.execute(sql`create schema if not exists drizzle`);
+    await tx.execute(
+      sql`create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)`,
+    );
+    const last = await lastAppliedMigration(tx);
+    const applied: string[] = [];
+    for (const migration of migrations) {
+      if (last !== null && migration.folderMillis <= last) continue;
+      for (const statement of migration.sql) await tx.execute(sql.raw(statement));
+      await tx.execute(
+        sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${migration.hash}, ${migration.folderMillis})`,
+      );
+      applied.push(migration.tag);
+    }
+    return { applied, waited };
+  });
+}
+
+/**
+ * Applies pending migrations (see applyMigrations). `url`: a direct URL of the same PostgreSQL
+ * database (DATABASE_URL_UNPOOLED) to migrate through, on a connection of its own, instead of
+ * the database's pool.
+ */
+export async function migrateDatabase(
+  database: Database,
+  opts: { url?: string; folder?: string } = {},
+): Promise<MigrationRun> {
+  const folder = opts.folder ?? MIGRATIONS_FOLDER;
+  if (database.kind === 'pglite' || !opts.url) return applyMigrations(database.db, folder);
+  const [{ drizzle }, { default: postgres }] = await Promise.all([
     import('drizzle-orm/postgres-js'),
     import('postgres'),
   ]);
-  // Several instances may start at once: one migrates while the others wait on the lock,
-  // which lives on one connection, hence a client of its own.
-  const client = postgres(url, { max: 1, onnotice: () => {} });
+  const client = postgres(opts.url, {
+    max: 1,
+    onnotice: () => {},
+    connection: { application_name: 'meeting-notes migrate' },
+  });
   try {
-    const db = drizzle({ client });
-    await db.execute(sql`select pg_advisory_lock(727465001)`);
-    await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    return await applyMigrations(drizzle({ client }) as unknown as Db, folder);
   } finally {
     await client.end({ timeout: 5 });
   }

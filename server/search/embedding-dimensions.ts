@@ -41,17 +41,28 @@ export async function hasAnyVector(db: Queryable): Promise<boolean> {
   return !!row?.any;
 }
 
+/** The key of the advisory lock under which the vector columns are moved to another dimension. */
+export const ADOPT_DIMENSIONS_LOCK = 727465002;
+
 /**
  * A fresh database (the migrations create 384-dimensional columns) or one whose vectors are all
  * still to be made: moves its columns to the configured dimension, as nothing is lost. Returns
  * false when vectors of another dimension are stored (then `npm run reindex` is needed).
+ *
+ * Instances starting at once on a fresh database all find it to move: under a lock, one moves it
+ * and the others then find it moved (two `create index if not exists` of one name at once fail).
+ * The lock is transaction-scoped, so it also holds through a transaction-mode pooler.
  */
 export async function adoptDimensionsIfEmpty(db: Queryable, dims: number): Promise<boolean> {
   if ((await storedDimensions(db)) === dims) return true;
-  if (await hasAnyVector(db)) return false;
-  await changeDimensions(db, dims);
-  await ensureVectorIndexes(db);
-  return true;
+  return db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`select pg_advisory_xact_lock(${ADOPT_DIMENSIONS_LOCK})`));
+    if ((await storedDimensions(tx)) === dims) return true;
+    if (await hasAnyVector(tx)) return false;
+    await changeDimensions(tx, dims);
+    await ensureVectorIndexes(tx);
+    return true;
+  });
 }
 
 /**
