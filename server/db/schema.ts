@@ -293,6 +293,17 @@ export const jobs = pgTable(
   ],
 );
 
+/**
+ * When a dispatcher last claimed a job of each account: among accounts with as many jobs in
+ * flight, the one served least recently goes next, so accounts take turns for the queue.
+ */
+export const jobTurns = pgTable('job_turns', {
+  accountId: uuid('account_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  servedAt: ms('served_at').notNull(),
+});
+
 /** A customer's webhook endpoint (SPEC 2.6). */
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',

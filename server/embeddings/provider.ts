@@ -7,6 +7,11 @@ export interface EmbeddingProvider {
   readonly model: string;
   /** The length of every vector it returns; equals the database's dimension. */
   readonly dimensions: number;
+  /**
+   * How many background embedding jobs it serves at once to advantage (the semantic model's
+   * threads); one when unset.
+   */
+  readonly parallelism?: number;
   /** One L2-normalised vector per text, in the order given. */
   embed(texts: string[], opts?: EmbedOptions): Promise<number[][]>;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { queryRows, type Db, type Queryable } from '../db/client';
-import { jobs, type JobKind } from '../db/schema';
+import { JOB_KINDS, jobs, type JobKind } from '../db/schema';
 
 export type Job = typeof jobs.$inferSelect;
 
@@ -27,21 +27,75 @@ export async function cancelJobs(tx: Queryable, meetingId: string, kind: JobKind
 }
 
 /**
- * Claims up to `limit` due jobs for this dispatcher. SKIP LOCKED lets any number of
- * dispatchers claim at once without taking the same row; the lease hands a job whose
- * dispatcher died to another one later.
+ * The two lanes of background work. `bulk` is embedding a transcript: the model's work for every
+ * passage, seconds for a long meeting. `quick` is the rest: a summary, its one embedding, a
+ * password-reset email. They are claimed and run apart, so cheap work never waits behind a bulk
+ * import's embeddings.
  */
-export async function claimJobs(db: Db, limit: number, leaseMs = JOB_LEASE_MS): Promise<Job[]> {
+export type JobLane = 'quick' | 'bulk';
+export const BULK_KINDS: readonly JobKind[] = ['embed_transcript'];
+const laneKinds = (lane: JobLane) => JOB_KINDS.filter((k) => BULK_KINDS.includes(k) === (lane === 'bulk'));
+
+/** How many of the best candidates a claim considers, per job it claims: room for other dispatchers' locks. */
+const CANDIDATES_PER_CLAIM = 8;
+
+/**
+ * Claims up to `limit` due jobs of a lane (both lanes when none is named) for this dispatcher.
+ *
+ * Fair across accounts: the accounts with due jobs take turns. An account with jobs in flight
+ * waits one turn for each, and among accounts with as many, the one served least recently goes
+ * first (job_turns). So a bulk import of hundreds of meetings holds a new meeting of another
+ * account behind at most the jobs already running, not behind the whole import, and one account
+ * alone still gets every dispatcher. Within an account, jobs go oldest first, so a meeting's
+ * steps keep the order they were queued in. (Jobs without an account, password-reset emails,
+ * take turns as one, ahead of nobody's history.)
+ *
+ * SKIP LOCKED lets any number of dispatchers claim at once without taking the same row; the
+ * lease hands a job whose dispatcher died to another one later.
+ */
+export async function claimJobs(
+  db: Db,
+  limit: number,
+  opts: { lane?: JobLane; leaseMs?: number } = {},
+): Promise<Job[]> {
+  const kinds = opts.lane ? laneKinds(opts.lane) : JOB_KINDS;
+  const leaseMs = opts.leaseMs ?? JOB_LEASE_MS;
+  const kindList = sql.join(
+    kinds.map((k) => sql`${k}`),
+    sql`, `,
+  );
   const rows = await queryRows<Record<string, unknown>>(
     db,
-    sql`update jobs set locked_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = attempts + 1
-        where id in (
-          select id from jobs
-          where failed_at is null and due_at <= now() and (locked_until is null or locked_until < now())
-          order by due_at
-          limit ${limit}
-          for update skip locked)
-        returning id, kind, account_id, meeting_id, email, attempts`,
+    sql`with in_flight as (
+          select account_id, count(*) as n from jobs
+          where failed_at is null and locked_until >= now() and kind in (${kindList})
+          group by account_id),
+        ranked as (
+          select j.id, j.due_at, j.account_id,
+                 row_number() over (partition by j.account_id order by j.due_at, j.id)
+                   + coalesce(f.n, 0) as turn
+          from jobs j left join in_flight f on f.account_id is not distinct from j.account_id
+          where j.failed_at is null and j.due_at <= now()
+            and (j.locked_until is null or j.locked_until < now()) and j.kind in (${kindList})),
+        candidates as (
+          select r.id, r.turn, t.served_at, r.due_at
+          from ranked r left join job_turns t on t.account_id = r.account_id
+          order by r.turn, t.served_at nulls first, r.due_at, r.id
+          limit ${limit * CANDIDATES_PER_CLAIM}),
+        claimed as (
+          update jobs set locked_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = attempts + 1
+          where id in (
+            select j.id from jobs j join candidates c on c.id = j.id
+            where j.failed_at is null and (j.locked_until is null or j.locked_until < now())
+            order by c.turn, c.served_at nulls first, c.due_at, c.id
+            limit ${limit}
+            for update of j skip locked)
+          returning id, kind, account_id, meeting_id, email, attempts),
+        served as (
+          insert into job_turns (account_id, served_at)
+          select distinct account_id, now() from claimed where account_id is not null
+          on conflict (account_id) do update set served_at = excluded.served_at)
+        select * from claimed`,
   );
   return rows.map((r) => ({
     id: r.id as string,

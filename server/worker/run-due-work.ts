@@ -4,7 +4,7 @@ import type { Services } from '../services';
 import { dispatchDueDeliveries } from '../webhooks/dispatch-batch';
 import type { AttemptOutcome } from '../webhooks/dispatch-deliveries';
 import { sealLegacySecrets } from '../webhooks/seal-secrets';
-import { claimJobs, completeJob, failJob } from '../jobs/jobs';
+import { claimJobs, completeJob, failJob, type Job, type JobLane } from '../jobs/jobs';
 import { runJob } from './run-job';
 
 export interface WorkCounts {
@@ -16,7 +16,6 @@ export interface WorkCounts {
   deliveries_failed: number;
 }
 
-const JOB_BATCH = 10;
 const IDLE_POLL_MS = 1000;
 
 const DELIVERY_COUNT: Record<AttemptOutcome, keyof WorkCounts | null> = {
@@ -79,14 +78,16 @@ function wakeable() {
  * waits for work that falls due within the budget, such as a 30-second retry.
  *
  * Deliveries and jobs run side by side, so a webhook's first attempt never waits behind a slow
- * job (an embedding); `only` runs one of the two (the in-process worker runs each on its own).
- * Without `only`, the deliveries side ends after the jobs side, since a job can queue
+ * job (an embedding); the jobs run in two lanes side by side too (quick: summaries and the like;
+ * bulk: transcript embeddings). `only` runs the deliveries, the jobs, or one lane of jobs (the
+ * in-process worker runs each on its own, so one that ends early starts again when kicked rather
+ * than when the longest is done). Without `only`, the deliveries side ends after the jobs side, since a job can queue
  * deliveries (summary.ready).
  */
 export async function runDueWork(
   db: Db,
   services: Services,
-  opts: { budgetMs: number; waitForDue?: boolean; only?: 'deliveries' | 'jobs' },
+  opts: { budgetMs: number; waitForDue?: boolean; only?: 'deliveries' | 'jobs' | JobLane },
 ): Promise<WorkCounts> {
   const deadline = Date.now() + opts.budgetMs;
   const counts: WorkCounts = {
@@ -127,35 +128,51 @@ export async function runDueWork(
     }
   };
 
+  const runOne = async (job: Job) => {
+    try {
+      await runJob(db, services, job);
+      await completeJob(db, job);
+      counts.jobs_done++;
+    } catch (err) {
+      const outcome = await failJob(db, job, err);
+      counts[outcome === 'failed' ? 'jobs_failed' : 'jobs_retried']++;
+      log.warn('background job failed', {
+        job: job.id,
+        kind: job.kind,
+        meeting: job.meetingId,
+        attempt: job.attempts,
+        outcome,
+        err,
+      });
+    }
+    jobTicks++;
+    jobsRan.wake(); // it may have queued deliveries
+  };
+
+  // Each lane claims one job per free slot, right when the slot frees: a job claimed early would
+  // wait behind the others of its batch, where a job queued meanwhile by another account could
+  // have gone first (claimJobs serves accounts in turns).
+  const lane = async (name: JobLane, slots: number) => {
+    const slot = async () => {
+      while (Date.now() < deadline) {
+        const [job] = await claimJobs(db, 1, { lane: name });
+        if (job) {
+          await runOne(job);
+          continue;
+        }
+        if (!opts.waitForDue) return;
+        await idle(wakeable());
+      }
+    };
+    await Promise.all(Array.from({ length: slots }, slot));
+  };
+
   const jobsSide = async () => {
     try {
-      while (Date.now() < deadline) {
-        const claimedJobs = await claimJobs(db, JOB_BATCH);
-        for (const job of claimedJobs) {
-          try {
-            await runJob(db, services, job);
-            await completeJob(db, job);
-            counts.jobs_done++;
-          } catch (err) {
-            const outcome = await failJob(db, job, err);
-            counts[outcome === 'failed' ? 'jobs_failed' : 'jobs_retried']++;
-            log.warn('background job failed', {
-              job: job.id,
-              kind: job.kind,
-              meeting: job.meetingId,
-              attempt: job.attempts,
-              outcome,
-              err,
-            });
-          }
-          jobTicks++;
-          jobsRan.wake(); // it may have queued deliveries
-        }
-        if (claimedJobs.length === 0) {
-          if (!opts.waitForDue) return;
-          await idle(wakeable());
-        }
-      }
+      await Promise.all([
+        opts.only === 'bulk' ? undefined : lane('quick', 1),
+        opts.only === 'quick' ? undefined : lane('bulk', services.embedder.parallelism ?? 1),
+      ]);
     } finally {
       jobsOver = true;
       jobTicks++;
@@ -164,7 +181,7 @@ export async function runDueWork(
   };
 
   await Promise.all([
-    opts.only === 'jobs' ? undefined : deliveriesSide(),
+    opts.only === undefined || opts.only === 'deliveries' ? deliveriesSide() : undefined,
     opts.only === 'deliveries' ? undefined : jobsSide(),
   ]);
   return counts;

@@ -1,6 +1,7 @@
 import type { Database } from '../db/client';
 import { log } from '../log';
 import type { Services } from '../services';
+import type { JobLane } from '../jobs/jobs';
 import { runDueWork } from './run-due-work';
 
 export interface Worker {
@@ -12,8 +13,9 @@ export interface Worker {
 
 /**
  * The in-process worker of `npm start` (D20): runs due work every intervalMs, and when kicked.
- * Deliveries and jobs run as two independent loops, so a webhook's first attempt goes out while
- * an embedding job is still running (issue 14 item 4) rather than after it.
+ * Deliveries and the two lanes of jobs run as independent loops, so a webhook's first attempt
+ * goes out, and a summary is made, while a transcript's embedding is still running rather than
+ * after it.
  */
 export function startWorker(opts: {
   getDatabase(): Promise<Database>;
@@ -23,7 +25,7 @@ export function startWorker(opts: {
 }): Worker {
   let stopped = false;
 
-  const runner = (only: 'deliveries' | 'jobs') => {
+  const runner = (only: 'deliveries' | JobLane) => {
     let running: Promise<void> | null = null;
     let again = false;
     return {
@@ -50,7 +52,7 @@ export function startWorker(opts: {
       settled: () => running,
     };
   };
-  const runners = [runner('deliveries'), runner('jobs')];
+  const runners = [runner('deliveries'), runner('quick'), runner('bulk')];
   const run = () => {
     for (const r of runners) r.run();
   };

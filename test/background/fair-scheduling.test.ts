@@ -1,0 +1,130 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { and, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { jobs } from '../../server/db/schema';
+import type { EmbeddingProvider } from '../../server/embeddings/provider';
+import { parseEnv } from '../../server/env';
+import { claimJobs, enqueueJob } from '../../server/jobs/jobs';
+import { createServices } from '../../server/services';
+import { startTestApp, type TestApp } from '../test-app';
+
+// Background work is fair: accounts take turns for the queue, so one account's bulk import does
+// not hold another account's new meeting behind it, and cheap work (a summary) runs in a lane of
+// its own, never behind transcript embeddings.
+
+const SEGMENTS = [
+  { speaker: 'Ana', content: 'The billing launch moves to March after the pricing review.', start_time: 0 },
+  { speaker: 'Ben', content: 'Support needs the new refund policy documented before then.', start_time: 6 },
+];
+
+describe('which job a dispatcher claims', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app?.close());
+
+  it('accounts take turns: a new job of a second account goes before the first account’s older backlog, once that account has a job in flight', async () => {
+    const big = await app.createAccount();
+    const small = await app.createAccount();
+    const bigMeeting = await app.recordNote(big.key);
+    const smallMeeting = await app.recordNote(small.key);
+    const minuteAgo = Date.now() - 60_000;
+    for (let i = 0; i < 20; i++)
+      await enqueueJob(app.db, {
+        kind: 'embed_transcript',
+        accountId: big.account.id,
+        meetingId: bigMeeting,
+        dueAt: new Date(minuteAgo + i),
+      });
+    await enqueueJob(app.db, {
+      kind: 'embed_transcript',
+      accountId: small.account.id,
+      meetingId: smallMeeting,
+    });
+
+    const [first] = await claimJobs(app.db, 1, { lane: 'bulk' });
+    expect(first).toMatchObject({ accountId: big.account.id }); // the oldest job overall
+    const [second] = await claimJobs(app.db, 1, { lane: 'bulk' });
+    expect(second).toMatchObject({ accountId: small.account.id }); // not the 19 older ones
+    const [third] = await claimJobs(app.db, 1, { lane: 'bulk' });
+    expect(third).toMatchObject({ accountId: big.account.id });
+    await app.db.delete(jobs);
+  });
+
+  it('the quick lane takes summaries and never a transcript embedding; the bulk lane only those', async () => {
+    const { account } = await app.createAccount();
+    const meeting = await app.recordNote((await app.createAccount()).key);
+    for (let i = 0; i < 5; i++)
+      await enqueueJob(app.db, {
+        kind: 'embed_transcript',
+        accountId: account.id,
+        meetingId: meeting,
+        dueAt: new Date(Date.now() - 60_000),
+      });
+    await enqueueJob(app.db, { kind: 'summarize', accountId: account.id, meetingId: meeting });
+    const quick = await claimJobs(app.db, 10, { lane: 'quick' });
+    expect(quick.map((j) => j.kind)).toEqual(['summarize']);
+    const bulk = await claimJobs(app.db, 10, { lane: 'bulk' });
+    expect(bulk.map((j) => j.kind)).toEqual(Array(5).fill('embed_transcript'));
+    await app.db.delete(jobs);
+  });
+});
+
+describe('through the worker, while another account imports', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    // The word embedder behind a delay, called from the worker as the semantic model is: each
+    // transcript embedding takes a while, so an import builds a backlog.
+    const local = createServices(parseEnv({ EMBEDDINGS_PROVIDER: 'local' })).embedder;
+    const slow: EmbeddingProvider = {
+      model: local.model,
+      dimensions: local.dimensions,
+      async embed(texts, opts) {
+        await delay(150);
+        return local.embed(texts, opts);
+      },
+    };
+    app = await startTestApp({ worker: true, services: { embedder: slow } });
+  });
+  afterAll(() => app?.close());
+
+  const pendingEmbeddings = async (accountId: string) =>
+    (
+      await app.db
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(and(eq(jobs.accountId, accountId), eq(jobs.kind, 'embed_transcript'), isNull(jobs.failedAt)))
+    ).length;
+
+  it('a small account’s new meeting is searchable and summarised while a large import is still far from done', async () => {
+    const big = await app.createAccount();
+    for (let i = 0; i < 16; i++) await app.recordNote(big.key, { title: `Import ${i}`, segments: SEGMENTS });
+    expect(await pendingEmbeddings(big.account.id)).toBeGreaterThan(10);
+
+    const small = await app.createAccount();
+    const created = await app.request('/api/recorder/meetings', {
+      method: 'POST',
+      key: small.key,
+      json: { title: 'Refund policy', platform: 'zoom' },
+    });
+    const id = created.json.id as string;
+    const stored = await app.request(`/api/recorder/meetings/${id}/transcript`, {
+      method: 'POST',
+      key: small.key,
+      json: { segments: SEGMENTS }, // generate_summary defaults to true
+    });
+    expect(stored.status).toBe(200);
+    await vi.waitFor(
+      async () => {
+        const found = await app.request('/v1/notes/search?q=refund%20policy', { key: small.key });
+        expect(found.json.data.map((h: { note_id: string }) => h.note_id)).toContain(id);
+        const note = await app.request(`/v1/notes/${id}`, { key: small.key, form: 'B' });
+        expect(note.json.summary).not.toBeNull();
+      },
+      { timeout: 30_000, interval: 50 },
+    );
+    // Most of the import is still waiting: the small account did not wait behind it.
+    expect(await pendingEmbeddings(big.account.id)).toBeGreaterThan(8);
+  });
+});
