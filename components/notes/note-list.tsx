@@ -34,7 +34,11 @@ export function NoteList({
   const notes = useInfiniteQuery(
     trpc.notes.list.infiniteQueryOptions(
       { platform, limit: PAGE_SIZE },
-      { getNextPageParam: (page) => page.nextCursor },
+      {
+        getNextPageParam: (page) => page.nextCursor,
+        // While meetings wait to become searchable, look again now and then to show when they are.
+        refetchInterval: (query) => ((query.state.data?.pages[0]?.awaitingIndex ?? 0) > 0 ? 5_000 : false),
+      },
     ),
   );
   const loaded = notes.data?.pages.length ?? 0;
@@ -55,6 +59,7 @@ export function NoteList({
     return <ErrorMessage error={notes.error} onRetry={() => notes.refetch()} retrying={notes.isFetching} />;
 
   const items = notes.data.pages.flatMap((page) => page.items);
+  const awaitingIndex = notes.data.pages[0]?.awaitingIndex ?? 0;
   if (items.length === 0)
     return platform ? (
       <EmptyState title={`No meetings from ${PLATFORM_LABELS[platform]}`}>
@@ -72,6 +77,12 @@ export function NoteList({
 
   return (
     <div>
+      {awaitingIndex > 0 ? (
+        <p data-testid="awaiting-index" role="status" className="mb-3 text-sm text-zinc-600">
+          {awaitingIndex === 1 ? 'One meeting is' : `${awaitingIndex} meetings are`} being indexed: search
+          finds {awaitingIndex === 1 ? 'it' : 'them'} once that is done.
+        </p>
+      ) : null}
       <ul className="divide-y divide-zinc-200 overflow-hidden rounded-lg bg-white shadow-sm ring-1 ring-zinc-200">
         {items.map((note) => (
           <NoteRow key={note.id} note={note} />
@@ -129,6 +140,14 @@ function NoteRow({ note }: { note: NoteListItem }) {
           </span>
           <span>{note.segments === 1 ? '1 segment' : `${note.segments} segments`}</span>
           {hasSummary ? <Badge color="green">Summary</Badge> : <Badge>No summary yet</Badge>}
+          {note.indexing ? (
+            <span
+              data-testid="note-indexing"
+              title="Search finds this meeting once its transcript is indexed."
+            >
+              <Badge color="amber">Indexing…</Badge>
+            </span>
+          ) : null}
         </div>
       </Link>
     </li>

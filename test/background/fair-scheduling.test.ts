@@ -1,11 +1,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createAccount, createApiKey } from '../../server/accounts/accounts';
 import { jobs } from '../../server/db/schema';
 import type { EmbeddingProvider } from '../../server/embeddings/provider';
 import { parseEnv } from '../../server/env';
 import { claimJobs, enqueueJob } from '../../server/jobs/jobs';
 import { createServices } from '../../server/services';
+import { BrowserSession } from '../browser-session';
 import { startTestApp, type TestApp } from '../test-app';
 
 // Background work is fair: accounts take turns for the queue, so one account's bulk import does
@@ -126,5 +128,53 @@ describe('through the worker, while another account imports', () => {
     );
     // Most of the import is still waiting: the small account did not wait behind it.
     expect(await pendingEmbeddings(big.account.id)).toBeGreaterThan(8);
+  });
+});
+
+describe('the backlog is visible in the settings app', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    // No worker: what the recorder queued stays queued until the cron route runs it.
+    const local = createServices(parseEnv({ EMBEDDINGS_PROVIDER: 'local' })).embedder;
+    const queued: EmbeddingProvider = {
+      model: local.model,
+      dimensions: local.dimensions,
+      embed: (texts, opts) => local.embed(texts, opts),
+    };
+    app = await startTestApp({ services: { embedder: queued }, env: { CRON_SECRET: 'cron' } });
+  });
+  afterAll(() => app?.close());
+
+  it('notes waiting to be indexed say so, and the list counts them, until the work is done', async () => {
+    const email = `backlog-${Date.now()}@example.com`;
+    const account = await createAccount(app.db, {
+      email,
+      password: 'quiet-harbor-lantern-71',
+      earlyAccess: true,
+    });
+    const { plaintext: key } = await createApiKey(app.db, { accountId: account.id });
+    const ids = [];
+    for (let i = 0; i < 3; i++)
+      ids.push(await app.recordNote(key, { title: `Queued ${i}`, segments: SEGMENTS }));
+    const session = new BrowserSession(app.url, { 'x-forwarded-for': '198.51.100.77' });
+    expect((await session.signIn(email, 'quiet-harbor-lantern-71')).status).toBe(200);
+
+    const before = (await session.query('notes.list', { limit: 2 })).json.result.data;
+    expect(before.awaitingIndex).toBe(3);
+    expect(before.items.map((n: { indexing: boolean }) => n.indexing)).toEqual([true, true]);
+    const searched = await app.request('/v1/notes/search?q=refund%20policy', { key });
+    expect(searched.json.data).toEqual([]);
+
+    const run = await app.request('/api/cron/dispatch', {
+      method: 'POST',
+      headers: { authorization: 'Bearer cron' },
+    });
+    expect(run.json.jobs_done).toBe(3);
+    const after = (await session.query('notes.list', { limit: 5 })).json.result.data;
+    expect(after.awaitingIndex).toBe(0);
+    expect(after.items.map((n: { indexing: boolean }) => n.indexing)).toEqual([false, false, false]);
+    expect(
+      (await app.request('/v1/notes/search?q=refund%20policy', { key })).json.data.length,
+    ).toBeGreaterThan(0);
   });
 });

@@ -6,6 +6,7 @@ import { listNotes } from '../../notes/list-notes';
 import type { NoteRecord } from '../../notes/note-record';
 import { renderSummaryText } from '../../notes/summary';
 import { decodeCursor, encodeCursor } from '../../http/opaque-cursor';
+import { meetingsAwaitingIndex } from '../../search/indexing-backlog';
 import { searchPassages } from '../../search/search-passages';
 import { accountProcedure, createUiRouter } from '../trpc';
 
@@ -39,13 +40,18 @@ export const notesRouter = createUiRouter({
         ...(input.platform && { platforms: [input.platform] }),
       });
       const last = page.notes.at(-1);
+      const awaiting = await meetingsAwaitingIndex(ctx.db, ctx.accountId);
       return {
         items: page.notes.map((n) => ({
           ...presentNote(n),
           transcript: undefined,
           segments: n.transcript.length,
+          /** Listed, but not found by search until its transcript is embedded. */
+          indexing: awaiting.has(n.id),
         })),
         nextCursor: page.hasMore && last ? encodeCursor(last) : null,
+        /** The account's meetings waiting to become searchable, on every page. */
+        awaitingIndex: awaiting.size,
       };
     }),
 
