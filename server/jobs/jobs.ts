@@ -4,6 +4,8 @@ import { queryRows, type Db, type Queryable } from '../db/client';
 import { jobs, type JobKind } from '../db/schema';
 
 export type Job = typeof jobs.$inferSelect;
+/** A job this dispatcher claimed: `lease` is the `locked_until` its claim wrote, as text. */
+export type ClaimedJob = Job & { lease: string };
 
 /** After this many failed runs a job stops being retried and keeps its last error (for the log). */
 export const MAX_JOB_ATTEMPTS = 6;
@@ -31,7 +33,7 @@ export async function cancelJobs(tx: Queryable, meetingId: string, kind: JobKind
  * dispatchers claim at once without taking the same row; the lease hands a job whose
  * dispatcher died to another one later.
  */
-export async function claimJobs(db: Db, limit: number, leaseMs = JOB_LEASE_MS): Promise<Job[]> {
+export async function claimJobs(db: Db, limit: number, leaseMs = JOB_LEASE_MS): Promise<ClaimedJob[]> {
   const rows = await queryRows<Record<string, unknown>>(
     db,
     sql`update jobs set locked_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = attempts + 1
@@ -41,7 +43,7 @@ export async function claimJobs(db: Db, limit: number, leaseMs = JOB_LEASE_MS): 
           order by due_at
           limit ${limit}
           for update skip locked)
-        returning id, kind, account_id, meeting_id, email, attempts`,
+        returning id, kind, account_id, meeting_id, email, attempts, locked_until::text as lease`,
   );
   return rows.map((r) => ({
     id: r.id as string,
@@ -55,7 +57,29 @@ export async function claimJobs(db: Db, limit: number, leaseMs = JOB_LEASE_MS): 
     lastError: null,
     failedAt: null,
     createdAt: new Date(),
+    lease: r.lease as string,
   }));
+}
+
+/**
+ * Clears the leases of claimed jobs this dispatcher will not finish (it is stopping), so another
+ * takes them at once. A job that never started gives back the attempt its claim counted; one
+ * cut short keeps it. Only the lease each claim wrote is cleared. Returns how many.
+ */
+export async function releaseJobs(
+  db: Db,
+  held: readonly { id: string; lease: string; started: boolean }[],
+): Promise<number> {
+  if (held.length === 0) return 0;
+  const rows = await queryRows(
+    db,
+    sql`update jobs j set locked_until = null,
+          attempts = case when r.started then j.attempts else greatest(j.attempts - 1, 0) end
+        from jsonb_to_recordset(${JSON.stringify(held)}::jsonb) as r(id uuid, lease text, started boolean)
+        where j.id = r.id and j.locked_until = r.lease::timestamptz
+        returning j.id`,
+  );
+  return rows.length;
 }
 
 export async function completeJob(db: Db, job: Job): Promise<void> {
