@@ -174,10 +174,11 @@ afterAll(async () => {
  * receiver then does. The second instance does what is left; the test checks nothing is lost.
  */
 async function scenario(opts: { shutdownTimeoutMs: number; afterStop(receiver: Receiver): void }) {
-  const embeddings = (fake ??= await startFakeOpenAI({
+  fake ??= await startFakeOpenAI({
     intercept: (_req, route) =>
       route === 'embeddings' && embedHoldMs > 0 ? { delayMs: embedHoldMs } : undefined,
-  }));
+  });
+  const embeddings = fake;
   const receiver = await startSlowReceiver();
   const database = await sharedDatabase();
   const env = {
