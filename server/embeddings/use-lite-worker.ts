@@ -103,12 +103,14 @@ export function missingUseLiteFiles(root: string = PROJECT_ROOT): string | null 
     return `a package of the model cannot be found (${typeof code === 'string' ? code : 'unresolvable'})`;
   }
   const graph = path.join(modelDir, 'model.json');
+  // The paths are node_modules files found at run time: nothing for Next's file tracing to follow.
   for (const file of [graph, path.join(modelDir, 'vocab.json')])
-    if (!fs.existsSync(file)) return `the model file ${path.basename(file)} is missing`;
+    if (!fs.existsSync(/* turbopackIgnore: true */ file))
+      return `the model file ${path.basename(file)} is missing`;
   let shards = shardLists.get(graph);
   if (!shards) {
     try {
-      const manifest = JSON.parse(fs.readFileSync(graph, 'utf8')) as {
+      const manifest = JSON.parse(fs.readFileSync(/* turbopackIgnore: true */ graph, 'utf8')) as {
         weightsManifest?: { paths?: string[] }[];
       };
       shards = (manifest.weightsManifest ?? []).flatMap((group) => group.paths ?? []);
@@ -117,7 +119,9 @@ export function missingUseLiteFiles(root: string = PROJECT_ROOT): string | null 
     }
     shardLists.set(graph, shards);
   }
-  const missing = shards.filter((shard) => !fs.existsSync(path.join(modelDir, shard)));
+  const missing = shards.filter(
+    (shard) => !fs.existsSync(/* turbopackIgnore: true */ path.join(modelDir, shard)),
+  );
   return missing.length > 0 ? `${missing.length} weight file(s) of the model are missing` : null;
 }
 
