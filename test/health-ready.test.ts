@@ -185,6 +185,31 @@ describe('GET /api/ready: 503 with the reason', () => {
     }
   });
 
+  it('a database that does not answer: a bounded wait, and no new statement while one still waits', async () => {
+    // Accepts connections and never says a word, as a server behind a black hole.
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const app = await startTestApp({
+      database: await openPostgres(`postgres://nobody@127.0.0.1:${port}/nothing`, { max: 5 }),
+      ready: { timeoutMs: 300, cacheMs: 0 },
+    });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await get(app, '/api/ready');
+        expect(res.status).toBe(503);
+        expect(res.json.reasons).toEqual(['database: no answer within 300 ms']);
+      }
+      expect(sockets).toHaveLength(1);
+    } finally {
+      await app.close();
+      // Including any the client opened again as the first was cut.
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
   it('a database that was closed', async () => {
     const database = await openPglite(null);
     await database.close();

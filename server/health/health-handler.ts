@@ -53,6 +53,7 @@ export function createReadyHandler(deps: HealthDeps) {
   let running: Promise<Readiness> | null = null;
   let last: { at: number; readiness: Readiness } | null = null;
   let wasReady: boolean | null = null;
+  const waiting = { query: null as Promise<unknown> | null };
 
   const check = (): Promise<Readiness> => {
     const cacheMs = deps.cacheMs ?? READY_CACHE_MS;
@@ -62,6 +63,7 @@ export function createReadyHandler(deps: HealthDeps) {
       embedder: deps.services.embedder,
       migrationsFolder: deps.migrationsFolder ?? MIGRATIONS_FOLDER,
       timeoutMs: deps.timeoutMs ?? READY_TIMEOUT_MS,
+      waiting,
     })
       .then((readiness) => {
         last = { at: performance.now(), readiness };

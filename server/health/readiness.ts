@@ -139,6 +139,11 @@ export interface ReadinessDeps {
   migrationsFolder: string;
   /** How long the database may take to answer before it counts as unreachable. */
   timeoutMs: number;
+  /**
+   * The database's answer still awaited from an earlier check that gave up on it: while it is,
+   * no other statement is sent, so a database that hangs does not collect one per probe.
+   */
+  waiting?: { query: Promise<unknown> | null };
 }
 
 /** Runs every check once. Never throws: a failed check is a reason. */
@@ -157,10 +162,18 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
   };
 
   let row: ReadinessRow | undefined;
+  const waiting = deps.waiting ?? { query: null };
   try {
     const database = await within(deps.timeoutMs, deps.getDatabase());
     checks.database.kind = database.kind;
-    [row] = await within(deps.timeoutMs, queryRows<ReadinessRow>(database.db, readinessStatement()));
+    if (waiting.query) throw new CheckTimeoutError(deps.timeoutMs);
+    const query = queryRows<ReadinessRow>(database.db, readinessStatement());
+    waiting.query = query;
+    const settle = () => {
+      if (waiting.query === query) waiting.query = null;
+    };
+    query.then(settle, settle);
+    [row] = await within(deps.timeoutMs, query);
     checks.database.ok = row !== undefined;
   } catch (err) {
     reasons.push(
