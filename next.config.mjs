@@ -15,8 +15,18 @@ const hsts = { key: 'Strict-Transport-Security', value: 'max-age=63072000; inclu
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // PGlite loads its WASM and extension bundles from its package folder at run time, and
-  // postgres.js opens raw sockets: both must stay plain Node modules, not bundled.
-  serverExternalPackages: ['@electric-sql/pglite', '@electric-sql/pglite-pgvector', 'postgres'],
+  // postgres.js opens raw sockets: both must stay plain Node modules, not bundled. The
+  // OpenTelemetry SDK is loaded only when tracing is on (server/telemetry/tracing.ts), from
+  // node_modules, sharing its API with the one Next's own spans use.
+  serverExternalPackages: [
+    '@electric-sql/pglite',
+    '@electric-sql/pglite-pgvector',
+    'postgres',
+    '@opentelemetry/api',
+    '@opentelemetry/sdk-trace-node',
+    '@opentelemetry/exporter-trace-otlp-http',
+    '@opentelemetry/resources',
+  ],
   poweredByHeader: false,
   reactStrictMode: true,
   typedRoutes: false,

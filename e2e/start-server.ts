@@ -6,8 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
+import { startOtlpReceiver } from '../test/otlp-receiver';
 import { startSmtpCapture } from '../test/smtp-capture';
 import { MAILBOX_FILE } from './mailbox-file';
+import { SPANS_FILE } from './spans-file';
 import { STATE_DIR, type E2eState } from './state';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -21,8 +23,20 @@ const smtp = await startSmtpCapture({
   onMail: (mail) => fs.appendFileSync(MAILBOX_FILE, `${JSON.stringify(mail)}\n`),
 });
 
+// The server exports its traces to an OTLP/HTTP collector on 127.0.0.1; e2e/operations.api.spec.ts
+// reads the spans it wrote.
+fs.writeFileSync(SPANS_FILE, '');
+const collector = await startOtlpReceiver({
+  onSpans: (spans) =>
+    fs.appendFileSync(SPANS_FILE, spans.map((span) => `${JSON.stringify(span)}\n`).join('')),
+});
+
 const env: NodeJS.ProcessEnv = {
   ...process.env,
+  OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+  OTEL_SERVICE_NAME: 'meeting-notes-e2e',
+  // Sent within a second, so the spec waits less for the spans of what it did.
+  OTEL_BSP_SCHEDULE_DELAY: '500',
   SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
   // The operator of e2e/accounts-flow.ui.spec.ts, who signs up and verifies like anyone else.
   ADMIN_EMAILS: 'operator@e2e.test',
@@ -100,6 +114,7 @@ process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
 child.on('exit', async (code) => {
   await smtp.close().catch(() => {});
+  await collector.close().catch(() => {});
   await dropDatabase?.().catch(() => {});
   if (state.dataDir) fs.rmSync(state.dataDir, { recursive: true, force: true });
   process.exit(code ?? 0);

@@ -95,9 +95,10 @@ async function serveNext(opts) {
   const port = typeof address === 'object' && address ? address.port : opts.port;
   return {
     url: `http://localhost:${port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(() => resolve(undefined)));
+    /** Takes no new connections; requests under way are answered, idle connections closed. */
+    stopAccepting: () => {
+      server.close();
+      server.closeIdleConnections();
     },
   };
 }
@@ -108,6 +109,7 @@ const { port, env } = prepare();
 Object.assign(process.env, { NODE_ENV: 'production', ...env });
 const server = await serveNext({ dir: root, port });
 console.log(`Ready on ${server.url}`);
-// As `next start` does: stop taking requests and exit; the database needs no goodbye.
-for (const signal of ['SIGINT', 'SIGTERM'])
-  process.on(signal, () => server.close().finally(() => process.exit(0)));
+// On SIGTERM or SIGINT the server takes no new connections. The process exits when the runtime
+// has shut down (server/runtime/shutdown.ts: background work finished or released, the database
+// closed, within SHUTDOWN_TIMEOUT_MS), not here.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.stopAccepting());

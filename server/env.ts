@@ -227,6 +227,23 @@ const envSchema = z
       .string()
       .optional()
       .transform((v) => (v?.trim() ? v.trim() : undefined)),
+    // Traces go over OTLP/HTTP to this collector when set (server/telemetry/tracing.ts); unset,
+    // no tracing code is loaded. The SDK itself reads its other standard OTEL_* variables
+    // (OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER, OTEL_BSP_*, span limits).
+    OTEL_EXPORTER_OTLP_ENDPOINT: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined))
+      .refine((v) => v === undefined || /^https?:\/\/[^/\s]+/.test(v), {
+        message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, e.g. http://127.0.0.1:4318',
+      }),
+    OTEL_SERVICE_NAME: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : 'meeting-notes')),
+    // On SIGTERM/SIGINT, how long background work in progress may take to finish before what is
+    // left is released and the process exits (server/runtime/shutdown.ts).
+    SHUTDOWN_TIMEOUT_MS: positiveInt('SHUTDOWN_TIMEOUT_MS', 20_000),
     LOG_LEVEL: z
       .enum(['debug', 'info', 'warn', 'error', 'silent', ''])
       .optional()

@@ -7,13 +7,15 @@ import { createContractValidator, recordContractCounts } from './openapi-contrac
 import { createAccount, createApiKey, type Account } from '../server/accounts/accounts';
 import type { FormName, Plan, Platform } from '../server/domain';
 import { authSettings } from '../server/auth/auth-options';
-import { createAppHandlers, routeFor } from '../server/runtime/app-handlers';
+import { type AppDeps, createAppHandlers, routeFor } from '../server/runtime/app-handlers';
 import { startWorker, type Worker } from '../server/worker/worker';
 import { parseEnv } from '../server/env';
 import { createServices, type Services } from '../server/services';
 import { serveNode } from '../server/http/serve-node';
 import { openApiDocumentSettings } from '../server/rest/openapi-document';
 import { createTestDatabase } from './test-database';
+import type { Database } from '../server/db/client';
+import type { WorkStop } from '../server/jobs/work-stop';
 
 /** The service's real HTTP handlers on a real socket, over a fresh database. */
 export async function startTestApp(
@@ -24,9 +26,15 @@ export async function startTestApp(
     worker?: boolean;
     /** The API's clock (key expiry, rate-limit windows), for tests that move time. */
     now?: () => Date;
+    /** A database of the test's own (unreachable, or migrated short) instead of a fresh one; closed with the app. */
+    database?: Database;
+    /** The process's shutdown as the runtime has it: the cron route and readiness follow it. */
+    stop?: WorkStop;
+    /** /api/ready's settings (how long an answer is reused). */
+    ready?: AppDeps['ready'];
   } = {},
 ) {
-  const database = await createTestDatabase(opts);
+  const database = opts.database ?? (await createTestDatabase(opts));
   let worker: Worker | null = null;
   // Local embedder and extractive summariser unless a test says otherwise (the service's default,
   // the semantic model, embeds in the background and is slow); the worker is started only by
@@ -37,7 +45,12 @@ export async function startTestApp(
     kick: () => worker?.kick(),
   };
   if (opts.worker)
-    worker = startWorker({ getDatabase: async () => database, services: () => services, intervalMs: 200 });
+    worker = startWorker({
+      getDatabase: async () => database,
+      services: () => services,
+      intervalMs: 200,
+      ...(opts.stop && { stop: opts.stop }),
+    });
   // The cron route waits for work falling due within its budget: short here.
   const cron = { secret: opts.env?.CRON_SECRET, openWithoutSecret: false, budgetMs: 1500 };
   // The settings app's sessions, signed with a test secret; next-auth takes the site's origin
@@ -52,6 +65,8 @@ export async function startTestApp(
     auth,
     openapi,
     ...(opts.now && { now: opts.now }),
+    ...(opts.stop && { stop: opts.stop }),
+    ...(opts.ready && { ready: opts.ready }),
   });
   const server = await serveNode((path) => routeFor(handlers, path));
   let accounts = 0;

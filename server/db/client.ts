@@ -4,6 +4,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'drizzle-orm/logger';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
+import { tracePglite, tracePostgres } from './traced-client';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle has the same query surface as the database. */
@@ -124,7 +125,11 @@ export async function openPglite(
       extensions: { vector },
       startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
     });
-    const db = drizzle({ client, schema, ...(opts.logger && { logger: opts.logger }) }) as unknown as Db;
+    const db = drizzle({
+      client: tracePglite(client),
+      schema,
+      ...(opts.logger && { logger: opts.logger }),
+    }) as unknown as Db;
     return {
       db,
       kind: 'pglite',
@@ -165,7 +170,11 @@ export async function openPostgres(
     // PostgreSQL answers ROLLBACK without an error (test/pooler.test.ts). Unnamed statements only.
     ...(opts.poolMode === 'transaction' && { prepare: false }),
   });
-  const db = drizzle({ client, schema, ...(opts.logger && { logger: opts.logger }) }) as unknown as Db;
+  const db = drizzle({
+    client: tracePostgres(client),
+    schema,
+    ...(opts.logger && { logger: opts.logger }),
+  }) as unknown as Db;
   const safeUrl = new URL(url);
   safeUrl.password = '';
   return {

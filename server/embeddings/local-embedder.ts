@@ -236,6 +236,7 @@ const CHUNK = 256;
 
 export class LocalEmbedder implements EmbeddingProvider {
   readonly model = LOCAL_MODEL;
+  readonly provider = 'local';
   readonly dimensions: number;
 
   constructor({ dimensions = 384 }: LocalEmbedderOptions = {}) {

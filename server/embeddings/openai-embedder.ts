@@ -97,6 +97,7 @@ function decodeBase64Floats(s: string): number[] {
 }
 
 export class OpenAIEmbedder implements EmbeddingProvider {
+  readonly provider = 'openai';
   readonly model: string;
   readonly dimensions: number;
   /** Where the requests go, for messages. */

@@ -5,6 +5,8 @@
 export interface EmbeddingProvider {
   /** Stored with every vector, e.g. "local-lexical-v1" or "text-embedding-3-small". */
   readonly model: string;
+  /** Which provider this is (EMBEDDINGS_PROVIDER), for traces and the readiness check. */
+  readonly provider?: string;
   /** The length of every vector it returns; equals the database's dimension. */
   readonly dimensions: number;
   /**
@@ -12,6 +14,11 @@ export interface EmbeddingProvider {
    * threads); one when unset.
    */
   readonly parallelism?: number;
+  /**
+   * Why the provider could not embed now, or null: a cheap look (files, configuration), never a
+   * load of the model or a call to a remote service. Absent: nothing to check.
+   */
+  unavailableReason?(): string | null;
   /** One L2-normalised vector per text, in the order given. */
   embed(texts: string[], opts?: EmbedOptions): Promise<number[][]>;
 }

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LOCAL_MODEL, embedLocal } from './local-embedder';
 import type { EmbedOptions, EmbeddingProvider } from './provider';
+import { PROJECT_ROOT, missingUseLiteFiles } from './use-lite-worker';
 
 // D19 `semantic` (issue 13): an embedder that matches meaning, offline, with nothing downloaded.
 // Its model is Universal Sentence Encoder lite (Apache-2.0), whose weights ship inside the npm
@@ -172,18 +173,23 @@ export interface SemanticEmbedderOptions {
   lexicalWeight?: number;
   /** Where the model comes from; the packaged USE-lite unless a test gives another. */
   load?: () => Promise<SentenceEncoder>;
+  /** The folder whose node_modules hold the model, for the readiness check (default: the project's). */
+  modelRoot?: string;
 }
 
 export class SemanticEmbedder implements EmbeddingProvider {
+  readonly provider = 'semantic';
   readonly model: string;
   readonly dimensions: number;
   readonly lexicalWeight: number;
   private readonly load: () => Promise<SentenceEncoder>;
+  private readonly modelRoot: string;
 
   constructor({
     dimensions = SEMANTIC_RECOMMENDED_DIMENSIONS,
     lexicalWeight = DEFAULT_LEXICAL_WEIGHT,
     load = loadUseLite,
+    modelRoot = PROJECT_ROOT,
   }: SemanticEmbedderOptions = {}) {
     if (!Number.isInteger(dimensions) || dimensions < USE_LITE_DIMENSIONS || dimensions > 65_536) {
       throw new Error(
@@ -201,6 +207,11 @@ export class SemanticEmbedder implements EmbeddingProvider {
     this.model =
       this.lexicalWeight === 0 ? USE_LITE_MODEL : `${USE_LITE_MODEL}+${LOCAL_MODEL}@${this.lexicalWeight}`;
     this.load = load;
+    this.modelRoot = modelRoot;
+  }
+
+  unavailableReason(): string | null {
+    return missingUseLiteFiles(this.modelRoot);
   }
 
   /** Loads the model now rather than on the first embed() (e.g. at start-up, off the request path). */

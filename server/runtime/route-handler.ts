@@ -10,6 +10,8 @@ export interface Runtime {
   services: Services;
   worker: Worker | null;
   handlers: AppHandlers;
+  /** Has SIGTERM and SIGINT shut the process down gracefully (./shutdown.ts). */
+  installShutdown(): void;
 }
 
 export const runtimeHolder = globalThis as typeof globalThis & { __meetingNotes?: Runtime };

@@ -3,11 +3,29 @@ import { getDatabase } from '../db';
 import { getEnv } from '../env';
 import { log } from '../log';
 import { assertDimensions } from '../search/embedding-dimensions';
+import { startTracing } from '../telemetry/tracing';
 import { startRuntime } from './handlers';
 
-/** Runs once when the Next server starts (instrumentation.ts): configuration, database. */
+/** A URL as it may be logged: no credentials, path or query. */
+function originOf(url: string | undefined): string | undefined {
+  try {
+    return url === undefined ? undefined : new URL(url).origin;
+  } catch {
+    return 'unparsable';
+  }
+}
+
+/**
+ * Runs once when the server starts (instrumentation.ts): configuration, tracing, database, the
+ * worker, graceful shutdown.
+ */
 export async function startServer(): Promise<void> {
   const env = getEnv();
+  // Before the database opens: its client is traced only if tracing is on by then.
+  if (await startTracing({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME }))
+    log.info('tracing: spans go to the OTLP endpoint', {
+      endpoint: originOf(env.OTEL_EXPORTER_OTLP_ENDPOINT),
+    });
   // Before the first request: the sign-in throttle must see the socket's peer, not a forged header.
   installForwardedForPeer(env.TRUST_PROXY);
   if (env.WEBHOOK_ALLOW_PRIVATE_URLS) {

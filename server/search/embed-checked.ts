@@ -1,8 +1,23 @@
 import type { EmbedOptions, EmbeddingProvider } from '../embeddings/provider';
+import { withSpan } from '../telemetry/tracing';
 
 // EmbeddingProvider.embed promises one vector per text, in order. These wrappers check it, so a
 // provider that breaks the promise fails here with a clear message instead of leaving a missing
 // vector to be stored or compared further on.
+
+/** The provider's call in a span: which provider and model, how many texts (never the texts). */
+function embedTraced(embedder: EmbeddingProvider, texts: string[], opts?: EmbedOptions): Promise<number[][]> {
+  return withSpan(
+    'embed',
+    {
+      'embedding.provider': embedder.provider ?? 'custom',
+      'embedding.model': embedder.model,
+      'embedding.texts': texts.length,
+      'embedding.urgent': opts?.urgent === true,
+    },
+    () => embedder.embed(texts, opts),
+  );
+}
 
 function contractError(embedder: EmbeddingProvider, got: number, expected: number): Error {
   return new Error(
@@ -17,7 +32,7 @@ export async function embedEach<T>(
   textOf: (item: T) => string,
   opts?: EmbedOptions,
 ): Promise<[T, number[]][]> {
-  const vectors = await embedder.embed(items.map(textOf), opts);
+  const vectors = await embedTraced(embedder, items.map(textOf), opts);
   if (vectors.length !== items.length) throw contractError(embedder, vectors.length, items.length);
   return items.map((item, i) => {
     const vector = vectors[i];
@@ -32,7 +47,7 @@ export async function embedOne(
   text: string,
   opts?: EmbedOptions,
 ): Promise<number[]> {
-  const vectors = await embedder.embed([text], opts);
+  const vectors = await embedTraced(embedder, [text], opts);
   const [vector] = vectors;
   if (vectors.length !== 1 || !vector) throw contractError(embedder, vectors.length, 1);
   return vector;

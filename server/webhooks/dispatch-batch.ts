@@ -1,10 +1,15 @@
 import type { Db } from '../db/client';
 import { log } from '../log';
+import { withSpan } from '../telemetry/tracing';
 import type { SecretBox } from './secret-box';
+import type { WorkStop } from '../jobs/work-stop';
+import { AttemptNotStartedError } from './http-sender';
 import {
   type AttemptOutcome,
+  type ClaimedDelivery,
   claimDeliveries,
   recordAttempts,
+  releaseDeliveries,
   type SentAttempt,
   sendAttempt,
   type WebhookDeps,
@@ -69,6 +74,12 @@ export interface DispatchOptions {
   deadline: number;
   window?: number;
   onOutcome?: (outcome: AttemptOutcome) => void;
+  /**
+   * The process is stopping once its signal aborts: nothing more is claimed, attempts in flight
+   * finish and are recorded, and claimed deliveries not yet sent are released. Every claimed
+   * delivery is in `leases` until it is recorded or released.
+   */
+  stop?: WorkStop;
 }
 
 /**
@@ -110,6 +121,31 @@ export async function dispatchDueDeliveries(
     wake = null;
     w?.();
   };
+  const stop = opts.stop;
+  const stopping = () => stop?.signal.aborted === true;
+  const leases = stop?.leases;
+  stop?.signal.addEventListener('abort', signal, { once: true });
+  /** Claimed, never sent (the stop came while they waited for the sender): released together. */
+  const unsent: ClaimedDelivery[] = [];
+  let releaseQueued = false;
+  const release = () => {
+    releaseQueued = false;
+    const batch = unsent.splice(0);
+    releaseDeliveries(db, batch)
+      .then((released) => {
+        if (leases) leases.released.deliveries += released;
+      })
+      .catch((err: unknown) => {
+        // The lease hands them on later.
+        log.error('claimed deliveries not released', { deliveries: batch.map((d) => d.id), err });
+      })
+      .finally(() => {
+        for (const d of batch) leases?.deliveries.delete(d.id);
+        held -= batch.length;
+        recordedCount++;
+        signal();
+      });
+  };
   /** Resolves at the next recorded batch (or attempt sent, while deliveries are plentiful), or after `ms`. */
   const nextProgress = (ms?: number) =>
     new Promise<void>((resolve) => {
@@ -135,10 +171,11 @@ export async function dispatchDueDeliveries(
     }
     recording = true;
     const batch = finished.splice(0, MAX_RECORD_BATCH);
-    recordAttempts(db, deps, batch)
+    withSpan('webhook.record', { 'webhook.attempts': batch.length }, () => recordAttempts(db, deps, batch))
       .then(
         (outcomes) => {
           for (const outcome of outcomes) opts.onOutcome?.(outcome);
+          for (const s of batch) leases?.deliveries.delete(s.delivery.id);
         },
         (err: unknown) => {
           // Recording failed (e.g. the database went away): the lease hands them on later.
@@ -159,7 +196,14 @@ export async function dispatchDueDeliveries(
       });
   };
 
-  const dropped = () => {
+  const queueRelease = () => {
+    if (releaseQueued) return;
+    releaseQueued = true;
+    setImmediate(release);
+  };
+
+  const dropped = (delivery: ClaimedDelivery) => {
+    leases?.deliveries.delete(delivery.id);
     held--;
     attempted++;
     recordedCount++;
@@ -168,7 +212,7 @@ export async function dispatchDueDeliveries(
   };
 
   try {
-    while (Date.now() < opts.deadline) {
+    while (Date.now() < opts.deadline && !stopping()) {
       const seenSent = sentCount;
       const seenRecorded = recordedCount;
       const room = Math.min(window - sending, maxHeld - held);
@@ -178,9 +222,16 @@ export async function dispatchDueDeliveries(
         const claimed = await claimDeliveries(db, room);
         lastClaimFull = claimed.length === room;
         for (const delivery of claimed) {
+          leases?.deliveries.set(delivery.id, delivery.lease);
           held++;
+          if (stopping()) {
+            // The stop came while the claim was under way.
+            unsent.push(delivery);
+            queueRelease();
+            continue;
+          }
           sending++;
-          sendAttempt(sendDeps, delivery).then(
+          sendAttempt(sendDeps, delivery, stop?.signal).then(
             (sent) => {
               sending--;
               finished.push(sent);
@@ -190,10 +241,15 @@ export async function dispatchDueDeliveries(
             },
             (err: unknown) => {
               sending--;
+              if (err instanceof AttemptNotStartedError) {
+                unsent.push(delivery);
+                queueRelease();
+                return;
+              }
               // Could not be signed (e.g. its secret cannot be opened): not attempted; the lease
               // hands it on later.
               log.error('delivery attempt not made', { delivery: delivery.id, err });
-              dropped();
+              dropped(delivery);
             },
           );
         }
@@ -207,6 +263,7 @@ export async function dispatchDueDeliveries(
     }
   } finally {
     while (held > 0) await nextProgress();
+    stop?.signal.removeEventListener('abort', signal);
   }
   return attempted;
 }

@@ -8,6 +8,7 @@ import { log } from '../log';
 import type { AttemptResult, WebhookSender } from './http-sender';
 import type { SecretBox } from './secret-box';
 import { deliveryHeaders } from './sign-payload';
+import { withSpan } from '../telemetry/tracing';
 
 /** SPEC 6.5: the initial attempt plus three retries. */
 export const MAX_ATTEMPTS = WEBHOOK_MAX_ATTEMPTS;
@@ -41,6 +42,8 @@ export interface ClaimedDelivery {
   ownerEmail: string;
   /** Emails go only to a verified address (issue 15 item 1): a typo'd sign-up gets none. */
   ownerEmailVerified: boolean;
+  /** The `locked_until` this claim wrote, as text: names the lease for a release. */
+  lease: string;
 }
 
 /**
@@ -67,7 +70,7 @@ export async function claimDeliveries(
             order by next_attempt_at
             limit ${sql.raw(String(limit))}
             for update skip locked)
-          returning id, event, payload, attempts_made, endpoint_id)
+          returning id, event, payload, attempts_made, endpoint_id, locked_until::text as lease)
         select c.*, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, e.account_id, a.email, a.email_verified_at
         from claimed c join webhook_endpoints e on e.id = c.endpoint_id join accounts a on a.id = e.account_id`,
   );
@@ -86,7 +89,28 @@ export async function claimDeliveries(
     accountId: r.account_id as string,
     ownerEmail: r.email as string,
     ownerEmailVerified: r.email_verified_at != null,
+    lease: r.lease as string,
   }));
+}
+
+/**
+ * Clears the leases of claimed deliveries this dispatcher will not attempt (it is stopping), so
+ * another dispatcher takes them at once. Only the lease each claim wrote is cleared: a delivery
+ * whose lease ran out and was claimed again is left to its new holder. Returns how many.
+ */
+export async function releaseDeliveries(
+  db: Db,
+  held: readonly { id: string; lease: string }[],
+): Promise<number> {
+  if (held.length === 0) return 0;
+  const rows = await queryRows(
+    db,
+    sql`update deliveries d set locked_until = null
+        from jsonb_to_recordset(${JSON.stringify(held)}::jsonb) as r(id uuid, lease text)
+        where d.id = r.id and d.status = 'pending' and d.locked_until = r.lease::timestamptz
+        returning d.id`,
+  );
+  return rows.length;
 }
 
 /** The secrets that sign an attempt at `now`, newest first (issue 12 item 3: both during an overlap). */
@@ -112,8 +136,16 @@ export interface SentAttempt {
   endedAt: Date;
 }
 
-/** Sends one attempt of a claimed delivery (SPEC 6.3–6.5, D10–D12); records nothing. */
-export async function sendAttempt(deps: WebhookDeps, delivery: ClaimedDelivery): Promise<SentAttempt> {
+/**
+ * Sends one attempt of a claimed delivery (SPEC 6.3–6.5, D10–D12); records nothing. With a
+ * signal, an attempt still waiting for the sender's slot when it aborts is not sent
+ * (AttemptNotStartedError): its lease can be released at once.
+ */
+export async function sendAttempt(
+  deps: WebhookDeps,
+  delivery: ClaimedDelivery,
+  signal?: AbortSignal,
+): Promise<SentAttempt> {
   const now = new Date();
   const headers = deliveryHeaders({
     secrets: signingSecrets(deps.secrets, delivery, now),
@@ -122,8 +154,42 @@ export async function sendAttempt(deps: WebhookDeps, delivery: ClaimedDelivery):
     body: delivery.payload,
     now,
   });
-  const result = await deps.sender.send({ url: delivery.url, headers, body: delivery.payload });
+  const attempt = delivery.attemptsMade + 1;
+  // The target's host only: a URL's path and query may hold the receiver's own tokens.
+  const around = (send: () => Promise<AttemptResult>) =>
+    withSpan(
+      'webhook.attempt',
+      {
+        'server.address': hostOf(delivery.url),
+        'webhook.attempt': attempt,
+        'webhook.event': delivery.event,
+        'webhook.delivery_id': delivery.id,
+      },
+      async (span) => {
+        const sent = await send();
+        span.set({
+          'webhook.outcome': sent.success ? 'succeeded' : 'failed',
+          ...(sent.statusCode !== null && { 'http.response.status_code': sent.statusCode }),
+          ...(sent.error !== null && { 'error.type': sent.error.slice(0, 120) }),
+        });
+        if (!sent.success) span.fail(sent.error ?? `HTTP ${sent.statusCode}`);
+        return sent;
+      },
+      { kind: 'client' },
+    );
+  const result = await deps.sender.send(
+    { url: delivery.url, headers, body: delivery.payload },
+    { around, ...(signal && { signal }) },
+  );
   return { delivery, result, endedAt: new Date() };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return 'invalid';
+  }
 }
 
 /** A deadlock or serialization failure: the transaction can be run again as it is. */

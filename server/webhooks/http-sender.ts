@@ -44,9 +44,24 @@ export interface WebhookSenderOptions {
   userAgent?: string;
 }
 
+export interface SendOptions {
+  /** Aborted while the request still waits for a slot: it is not sent (AttemptNotStartedError). */
+  signal?: AbortSignal;
+  /** Runs around the attempt once it has its slot (a trace span covers the attempt, not the wait). */
+  around?: (attempt: () => Promise<AttemptResult>) => Promise<AttemptResult>;
+}
+
 export interface WebhookSender {
-  send(req: WebhookRequest): Promise<AttemptResult>;
+  send(req: WebhookRequest, opts?: SendOptions): Promise<AttemptResult>;
   close(): Promise<void>;
+}
+
+/** The request was still waiting for a slot when its signal aborted: nothing was sent. */
+export class AttemptNotStartedError extends Error {
+  constructor() {
+    super('attempt not started: the dispatcher is stopping');
+    this.name = 'AttemptNotStartedError';
+  }
 }
 
 export const MAX_RESPONSE_BODY_BYTES = 4096;
@@ -143,16 +158,40 @@ function decodeKept(chunks: Buffer[], size: number): string {
   return text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text;
 }
 
-/** At most `max` tasks at once; the rest start in the order they came, as slots free up. */
+/**
+ * At most `max` tasks at once; the rest start in the order they came, as slots free up. A waiting
+ * task whose signal aborts leaves the queue (`abandoned` is called instead).
+ */
 function createSlots(max: number) {
   let active = 0;
   const waiting: (() => void)[] = [];
   return {
-    run(task: () => void): void {
+    run(task: () => void, signal?: AbortSignal, abandoned?: () => void): void {
       if (active < max) {
         active++;
         task();
-      } else waiting.push(task);
+        return;
+      }
+      if (!signal) {
+        waiting.push(task);
+        return;
+      }
+      if (signal.aborted) {
+        abandoned?.();
+        return;
+      }
+      const onAbort = () => {
+        const at = waiting.indexOf(start);
+        if (at === -1) return;
+        waiting.splice(at, 1);
+        abandoned?.();
+      };
+      const start = () => {
+        signal.removeEventListener('abort', onAbort);
+        task();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      waiting.push(start);
     },
     release(): void {
       const next = waiting.shift();
@@ -305,7 +344,7 @@ export function createWebhookSender(opts: WebhookSenderOptions): WebhookSender {
   }
 
   return {
-    send(req) {
+    send(req, opts = {}) {
       const requestHeaders = buildHeaders(req.headers ?? {}, userAgent);
       if (closed) {
         return Promise.resolve({
@@ -317,7 +356,16 @@ export function createWebhookSender(opts: WebhookSenderOptions): WebhookSender {
           requestHeaders,
         });
       }
-      return new Promise((resolve) => slots.run(() => attempt(req, requestHeaders, resolve)));
+      return new Promise((resolve, reject) =>
+        slots.run(
+          () => {
+            const once = () => new Promise<AttemptResult>((done) => attempt(req, requestHeaders, done));
+            (opts.around ? opts.around(once) : once()).then(resolve, reject);
+          },
+          opts.signal,
+          () => reject(new AttemptNotStartedError()),
+        ),
+      );
     },
     async close() {
       closed = true;

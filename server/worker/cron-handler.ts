@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Database } from '../db/client';
+import type { WorkStop } from '../jobs/work-stop';
 import type { Services } from '../services';
 import { runDueWork } from './run-due-work';
 
@@ -20,6 +21,8 @@ export function createCronHandler(deps: {
   /** `next dev`: without CRON_SECRET the route is open only there. */
   openWithoutSecret: boolean;
   budgetMs?: number;
+  /** Once the process stops, new runs are refused (503) and a run in progress winds down. */
+  stop?: WorkStop;
 }) {
   return async function handleCron(request: Request): Promise<Response> {
     const auth = request.headers.get('authorization') ?? '';
@@ -34,11 +37,19 @@ export function createCronHandler(deps: {
         { status: 401 },
       );
     }
+    if (deps.stop?.signal.aborted) {
+      // Another instance (or the next tick) runs the work; this one is shutting down.
+      return Response.json(
+        { error: 'This instance is shutting down; no new background work starts here' },
+        { status: 503, headers: { 'Retry-After': '5' } },
+      );
+    }
     const started = Date.now();
     const { db } = await deps.getDatabase();
     const counts = await runDueWork(db, deps.services, {
       budgetMs: deps.budgetMs ?? CRON_BUDGET_MS,
       waitForDue: true,
+      ...(deps.stop && { stop: deps.stop }),
     });
     return Response.json({ ...counts, duration_ms: Date.now() - started });
   };

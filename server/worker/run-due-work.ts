@@ -4,7 +4,9 @@ import type { Services } from '../services';
 import { dispatchDueDeliveries } from '../webhooks/dispatch-batch';
 import type { AttemptOutcome } from '../webhooks/dispatch-deliveries';
 import { sealLegacySecrets } from '../webhooks/seal-secrets';
-import { claimJobs, completeJob, failJob, type Job, type JobLane } from '../jobs/jobs';
+import { claimJobs, completeJob, failJob, type Job, type JobLane, releaseJobs } from '../jobs/jobs';
+import type { WorkStop } from '../jobs/work-stop';
+import { withSpan } from '../telemetry/tracing';
 import { runJob } from './run-job';
 
 export interface WorkCounts {
@@ -50,17 +52,34 @@ function sealLegacySecretsOnce(db: Db, services: Services): Promise<void> {
   return done;
 }
 
-/** Wakes a loop that waits for work. */
-function wakeable() {
+/** Gives claimed jobs that never started back to the queue, now rather than when their lease runs out. */
+async function releaseUnstarted(db: Db, stop: WorkStop, jobs: readonly { id: string; lease: string }[]) {
+  try {
+    stop.leases.released.jobs += await releaseJobs(
+      db,
+      jobs.map((j) => ({ id: j.id, lease: j.lease, started: false })),
+    );
+  } catch (err) {
+    log.error('claimed jobs not released', { jobs: jobs.map((j) => j.id), err });
+  }
+  for (const j of jobs) stop.leases.jobs.delete(j.id);
+}
+
+/** Wakes a loop that waits for work (and, once the process stops, every such loop). */
+function wakeable(stop?: WorkStop) {
   let wake: (() => void) | null = null;
   return {
     wait(ms: number): Promise<void> {
+      if (stop?.signal.aborted) return Promise.resolve();
       return new Promise((resolve) => {
-        const timer = setTimeout(resolve, Math.max(0, ms));
-        wake = () => {
+        const done = () => {
           clearTimeout(timer);
+          stop?.signal.removeEventListener('abort', done);
           resolve();
         };
+        const timer = setTimeout(done, Math.max(0, ms));
+        stop?.signal.addEventListener('abort', done, { once: true });
+        wake = done;
       });
     },
     wake() {
@@ -83,12 +102,18 @@ function wakeable() {
  * in-process worker runs each on its own, so one that ends early starts again when kicked rather
  * than when the longest is done). Without `only`, the deliveries side ends after the jobs side, since a job can queue
  * deliveries (summary.ready).
+ *
+ * With `stop`, the run ends early once the process stops: nothing more is claimed, webhook
+ * attempts in flight and the job in progress finish, and what was claimed but not started is
+ * released for another dispatcher (see WorkStop).
  */
 export async function runDueWork(
   db: Db,
   services: Services,
-  opts: { budgetMs: number; waitForDue?: boolean; only?: 'deliveries' | 'jobs' | JobLane },
+  opts: { budgetMs: number; waitForDue?: boolean; only?: 'deliveries' | 'jobs' | JobLane; stop?: WorkStop },
 ): Promise<WorkCounts> {
+  const stop = opts.stop;
+  const going = () => Date.now() < deadline && stop?.signal.aborted !== true;
   const deadline = Date.now() + opts.budgetMs;
   const counts: WorkCounts = {
     jobs_done: 0,
@@ -98,7 +123,7 @@ export async function runDueWork(
     deliveries_retried: 0,
     deliveries_failed: 0,
   };
-  const jobsRan = wakeable();
+  const jobsRan = wakeable(stop);
   let jobsOver = opts.only === 'deliveries';
   /** Jobs finished so far (and one more when the jobs side ends): a pass that overlapped one goes again. */
   let jobTicks = 0;
@@ -107,7 +132,7 @@ export async function runDueWork(
 
   const deliveriesSide = async () => {
     await sealLegacySecretsOnce(db, services);
-    while (Date.now() < deadline) {
+    while (going()) {
       const jobsWereOver = jobsOver;
       const ticks = jobTicks;
       const attempted = await dispatchDueDeliveries(
@@ -119,6 +144,7 @@ export async function runDueWork(
             const key = DELIVERY_COUNT[outcome];
             if (key) counts[key]++;
           },
+          ...(stop && { stop }),
         },
       );
       if (attempted > 0) continue;
@@ -130,8 +156,10 @@ export async function runDueWork(
 
   const runOne = async (job: Job) => {
     try {
-      await runJob(db, services, job);
-      await completeJob(db, job);
+      await withSpan('job.run', { 'job.kind': job.kind, 'job.attempt': job.attempts }, async () => {
+        await runJob(db, services, job);
+        await completeJob(db, job);
+      });
       counts.jobs_done++;
     } catch (err) {
       const outcome = await failJob(db, job, err);
@@ -154,14 +182,20 @@ export async function runDueWork(
   // have gone first (claimJobs serves accounts in turns).
   const lane = async (name: JobLane, slots: number) => {
     const slot = async () => {
-      while (Date.now() < deadline) {
+      while (going()) {
         const [job] = await claimJobs(db, 1, { lane: name });
         if (job) {
+          if (stop?.signal.aborted) {
+            await releaseUnstarted(db, stop, [job]);
+            return;
+          }
+          stop?.leases.jobs.set(job.id, { lease: job.lease, started: true });
           await runOne(job);
+          stop?.leases.jobs.delete(job.id);
           continue;
         }
         if (!opts.waitForDue) return;
-        await idle(wakeable());
+        await idle(wakeable(stop));
       }
     };
     await Promise.all(Array.from({ length: slots }, slot));

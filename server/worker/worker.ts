@@ -1,5 +1,7 @@
 import type { Database } from '../db/client';
+import type { WorkStop } from '../jobs/work-stop';
 import { log } from '../log';
+import { outsideTrace } from '../telemetry/tracing';
 import type { Services } from '../services';
 import type { JobLane } from '../jobs/jobs';
 import { runDueWork } from './run-due-work';
@@ -22,6 +24,8 @@ export function startWorker(opts: {
   services: () => Services;
   intervalMs: number;
   budgetMs?: number;
+  /** The process is stopping: the run in progress winds down (see runDueWork) and no other starts. */
+  stop?: WorkStop;
 }): Worker {
   let stopped = false;
 
@@ -30,24 +34,28 @@ export function startWorker(opts: {
     let again = false;
     return {
       run() {
-        if (stopped) return;
+        if (stopped || opts.stop?.signal.aborted) return;
         if (running) {
           again = true;
           return;
         }
-        running = (async () => {
+        running = outsideTrace(async () => {
           try {
             do {
               again = false;
               const { db } = await opts.getDatabase();
-              await runDueWork(db, opts.services(), { budgetMs: opts.budgetMs ?? 30_000, only });
-            } while (again && !stopped);
+              await runDueWork(db, opts.services(), {
+                budgetMs: opts.budgetMs ?? 30_000,
+                only,
+                ...(opts.stop && { stop: opts.stop }),
+              });
+            } while (again && !stopped && !opts.stop?.signal.aborted);
           } catch (err) {
             log.error('worker run failed', { err, work: only });
           } finally {
             running = null;
           }
-        })();
+        });
       },
       settled: () => running,
     };
