@@ -1,7 +1,7 @@
 import { installForwardedForPeer } from '../auth/client-address';
 import { getDatabase } from '../db';
 import { missingUseLiteFiles } from '../embeddings/use-lite-worker';
-import { getEnv } from '../env';
+import { getEnv, isNextDev } from '../env';
 import { log } from '../log';
 import { assertDimensions } from '../search/embedding-dimensions';
 import { startRuntime } from './handlers';
@@ -16,6 +16,12 @@ export async function startServer(): Promise<void> {
       'WEBHOOK_ALLOW_PRIVATE_URLS=true: webhooks may target http:// and private addresses. For local development and tests only (D12).',
     );
   }
+  // `npm start` makes a session secret in DATA_DIR (scripts/prepare.ts); a server started
+  // otherwise (a deployed .next/standalone) has only what its environment says.
+  if (!env.NEXTAUTH_SECRET && !isNextDev())
+    log.error(
+      'NEXTAUTH_SECRET is not set: the settings app cannot sign anyone in. Set it to a long random value, the same on every instance.',
+    );
   // The model loads on the first text, not here (it holds 150-250 MB); that its files are all
   // there is a few lookups, and a deployment that lacks them should hear it now, not from a 503.
   if (env.EMBEDDINGS_PROVIDER === 'semantic') {
