@@ -9,7 +9,7 @@
 //
 // `npm start` runs it through scripts/start.sh, which sets how V8 and malloc use memory (the
 // reasons and figures are there and in the README, Performance).
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -47,55 +47,53 @@ function newestMtime(p) {
     .reduce((max, name) => Math.max(max, newestMtime(path.join(p, name))), stat.mtimeMs);
 }
 
-function buildIfNeeded() {
+/** Whether the standalone build is missing or older than a source. */
+function buildIsStale() {
   const buildId = path.join(root, '.next', 'BUILD_ID');
-  const built =
-    fs.existsSync(buildId) && fs.existsSync(path.join(standalone, 'server.js'))
-      ? fs.statSync(buildId).mtimeMs
-      : 0;
-  const stale = !built || SOURCES.some((s) => newestMtime(s) > built);
-  if (stale) {
-    console.log(
-      built ? 'Sources changed since the last build: building…' : 'No build yet: building (about a minute)…',
-    );
-    // Without Next's own type check: starting the service needs it built, not checked
-    // (`npm run typecheck` does that, and CI runs it; next.config.mjs has the figures).
-    const result = spawnSync(
-      process.execPath,
-      [path.join(root, 'node_modules/next/dist/bin/next'), 'build'],
-      {
-        cwd: root,
-        stdio: 'inherit',
-        env: { ...process.env, BUILD_SKIP_TYPECHECK: '1' },
-      },
-    );
-    if (result.status !== 0) process.exit(result.status ?? 1);
-  }
-  // server.js serves the browser's files from beside it, and Next leaves copying them to whoever
-  // deploys the folder (a CDN may serve them instead): here, that is us.
-  const staticDir = path.join(standalone, '.next', 'static');
-  if (stale || !fs.existsSync(staticDir)) {
-    fs.rmSync(staticDir, { recursive: true, force: true });
-    fs.cpSync(path.join(root, '.next', 'static'), staticDir, { recursive: true });
-    if (fs.existsSync(path.join(root, 'public')))
-      fs.cpSync(path.join(root, 'public'), path.join(standalone, 'public'), { recursive: true });
-  }
+  if (!fs.existsSync(buildId) || !fs.existsSync(path.join(standalone, 'server.js'))) return true;
+  const built = fs.statSync(buildId).mtimeMs;
+  return SOURCES.some((s) => newestMtime(s) > built);
 }
 
-/** Runs scripts/prepare.ts to its end; what it hands over (port, environment) comes on fd 3. */
-function prepare() {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/prepare.ts')], {
+/** The build and the preparing step while they run: a signal that stops `npm start` stops them too. */
+const running = new Set();
+/** @param {NodeJS.Signals} signal */
+const stopWithChildren = (signal) => {
+  for (const child of running) child.kill(signal);
+  process.exit(signal === 'SIGINT' ? 130 : 143);
+};
+process.on('SIGINT', stopWithChildren);
+process.on('SIGTERM', stopWithChildren);
+
+/**
+ * Runs a Node script in a child process to its end. With `handover`, its stdout may be kept and
+ * what it writes on fd 3 is read; the run ends when those have closed.
+ * @param {string[]} args
+ * @param {{ env?: NodeJS.ProcessEnv, handover?: boolean, keepStdout?: boolean }} opts
+ * @returns {{ child: import('node:child_process').ChildProcess, done: Promise<{ status: number, stdout: string, fd3: string }> }}
+ */
+function run(args, { env = process.env, handover = false, keepStdout = false } = {}) {
+  const child = spawn(process.execPath, args, {
     cwd: root,
-    stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
+    env,
+    stdio: ['inherit', keepStdout ? 'pipe' : 'inherit', 'inherit', ...(handover ? ['pipe'] : [])],
   });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-  const handover = result.output[3]?.toString() ?? '';
-  try {
-    return /** @type {{ port: number, env: Record<string, string> }} */ (JSON.parse(handover));
-  } catch {
-    console.error('npm start: preparing the database handed nothing over');
-    process.exit(1);
-  }
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  /** @type {Buffer[]} */ const stdout = [];
+  /** @type {Buffer[]} */ const fd3 = [];
+  child.stdout?.on('data', (d) => stdout.push(d));
+  child.stdio[3]?.on('data', (d) => fd3.push(d));
+  const done = new Promise((resolve) =>
+    child.once(handover ? 'close' : 'exit', (code) =>
+      resolve({
+        status: code ?? 1,
+        stdout: Buffer.concat(stdout).toString(),
+        fd3: Buffer.concat(fd3).toString(),
+      }),
+    ),
+  );
+  return { child, done };
 }
 
 /**
@@ -119,8 +117,55 @@ async function answering(port) {
   }
 }
 
-buildIfNeeded();
-const { port, env } = prepare();
+// scripts/prepare.ts prepares the database (migrations, secrets, and on a first run the demo
+// seed with its model) and exits; what the server needs (port, environment) comes on fd 3. It
+// needs no build, and the build no database: on a first start the two run side by side, the
+// seed's printout kept until the build's is done (the seed's model keeps a core busy for about
+// 20 s).
+const stale = buildIsStale();
+const preparing = run(['--import', 'tsx', path.join(root, 'scripts/prepare.ts')], {
+  handover: true,
+  keepStdout: stale,
+});
+if (stale) {
+  console.log('Building (about a minute the first time)…');
+  // Without Next's own type check, source maps and cache for later builds: starting the service
+  // needs it built, not checked or debugged (next.config.mjs says what and how much).
+  const build = run([path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
+    env: { ...process.env, NPM_START_BUILD: '1' },
+  });
+  // A database that cannot be prepared (in use, misconfigured) stops the start without waiting
+  // for the build.
+  preparing.done.then(({ status }) => status !== 0 && build.child.kill());
+  const built = await build.done;
+  if (built.status !== 0) {
+    const { stdout } = await preparing.done;
+    process.stdout.write(stdout);
+    process.exit(built.status);
+  }
+}
+// server.js serves the browser's files from beside it, and Next leaves copying them to whoever
+// deploys the folder (a CDN may serve them instead): here, that is us.
+const staticDir = path.join(standalone, '.next', 'static');
+if (stale || !fs.existsSync(staticDir)) {
+  fs.rmSync(staticDir, { recursive: true, force: true });
+  fs.cpSync(path.join(root, '.next', 'static'), staticDir, { recursive: true });
+  if (fs.existsSync(path.join(root, 'public')))
+    fs.cpSync(path.join(root, 'public'), path.join(standalone, 'public'), { recursive: true });
+}
+const prepared = await preparing.done;
+process.stdout.write(prepared.stdout);
+if (prepared.status !== 0) process.exit(prepared.status);
+/** @type {{ port: number, env: Record<string, string> }} */
+let handover;
+try {
+  handover = JSON.parse(prepared.fd3);
+} catch {
+  console.error('npm start: preparing the database handed nothing over');
+  process.exit(1);
+}
+
+const { port, env } = handover;
 Object.assign(process.env, env, {
   PORT: String(port),
   // server.js listens on $HOSTNAME, which container runtimes set to the container's own name;
@@ -135,7 +180,9 @@ process.stdout.write = /** @type {typeof write} */ (
   (chunk, ...rest) => (/Ready in /.test(String(chunk)) ? true : write.call(process.stdout, chunk, ...rest))
 );
 // The server a deployment runs: it changes to its folder, sets NODE_ENV=production, and stops on
-// SIGINT and SIGTERM.
+// SIGINT and SIGTERM (its own handlers, closing what it serves first).
+process.off('SIGINT', stopWithChildren);
+process.off('SIGTERM', stopWithChildren);
 await import(pathToFileURL(path.join(standalone, 'server.js')).href);
 await answering(port);
 process.stdout.write = write;
