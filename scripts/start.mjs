@@ -153,6 +153,13 @@ if (stale || !fs.existsSync(staticDir)) {
   if (fs.existsSync(path.join(root, 'public')))
     fs.cpSync(path.join(root, 'public'), path.join(standalone, 'public'), { recursive: true });
 }
+// Next's server reads these from its own folder when it starts, and the build copied only some
+// of them, as they were then: the project's, as they are now, as `next start` would read them.
+for (const name of ['.env', '.env.local', '.env.production', '.env.production.local']) {
+  const copy = path.join(standalone, name);
+  if (fs.existsSync(path.join(root, name))) fs.copyFileSync(path.join(root, name), copy);
+  else fs.rmSync(copy, { force: true });
+}
 const prepared = await preparing.done;
 process.stdout.write(prepared.stdout);
 if (prepared.status !== 0) process.exit(prepared.status);
@@ -169,7 +176,7 @@ const { port, env } = handover;
 Object.assign(process.env, env, {
   PORT: String(port),
   // server.js listens on $HOSTNAME, which container runtimes set to the container's own name;
-  // `npm start` listens on every interface.
+  // `npm start` listens on every IPv4 address, as Next's server does by default.
   HOSTNAME: '0.0.0.0',
 });
 // Next's server.js prints "✓ Ready in 0ms" as soon as it listens, before it has loaded the app
