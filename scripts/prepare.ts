@@ -80,7 +80,12 @@ function authEnvironment(env: ReturnType<typeof getEnv>): Record<string, string>
 try {
   const env = getEnv();
   await prepareDatabase();
-  const handover = JSON.stringify({ port: env.PORT, env: authEnvironment(env) });
+  // The server runs from .next/standalone (its server.js changes to that folder), so a relative
+  // DATA_DIR is resolved here, against the folder `npm start` was run in.
+  const handover = JSON.stringify({
+    port: env.PORT,
+    env: { ...authEnvironment(env), DATA_DIR: path.resolve(env.DATA_DIR) },
+  });
   // fd 3 is start.mjs's pipe; run alone (no fd 3), this only prepares.
   try {
     fs.writeSync(3, handover);

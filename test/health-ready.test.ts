@@ -245,13 +245,15 @@ describe('GET /api/ready: 503 with the reason', () => {
   it('a model that cannot be loaded: the semantic embedder with no model packages where it looks', async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'mn-no-model-'));
     const app = await startTestApp({
-      services: { embedder: new SemanticEmbedder({ dimensions: 768, modelRoot: empty }) },
+      services: {
+        embedder: new SemanticEmbedder({ dimensions: 768, modelFrom: path.join(empty, 'package.json') }),
+      },
     });
     try {
       const res = await get(app, '/api/ready');
       expect(res.status).toBe(503);
       expect(res.json.reasons).toEqual([
-        'embedder (semantic): a package of the model cannot be found (MODULE_NOT_FOUND)',
+        'embedder (semantic): a package of the model cannot be found (@energetic-ai/embeddings)',
       ]);
       expect(res.json.checks.embedder).toMatchObject({ ok: false, provider: 'semantic' });
       expect(res.json.checks.database.ok).toBe(true);

