@@ -191,6 +191,8 @@ const envSchema = z
     // Unset: 768 for `semantic` (512 meaning + 256 words, issue 13), else 384 (D19); see below.
     EMBEDDINGS_DIMENSIONS: positiveInt('EMBEDDINGS_DIMENSIONS', 0),
     SEARCH_EXACT_MAX_ROWS: positiveInt('SEARCH_EXACT_MAX_ROWS', 5_000),
+    // Model threads of the semantic embedder; unset: from the cores (services.ts).
+    EMBEDDING_THREADS: positiveInt('EMBEDDING_THREADS', 0),
     LLM_BASE_URL: z
       .string()
       .optional()

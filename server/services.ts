@@ -1,8 +1,9 @@
+import { availableParallelism } from 'node:os';
 import { LocalEmbedder } from './embeddings/local-embedder';
 import { OpenAIEmbedder } from './embeddings/openai-embedder';
 import type { EmbeddingProvider } from './embeddings/provider';
 import { SemanticEmbedder } from './embeddings/semantic-embedder';
-import { loadUseLiteInWorker } from './embeddings/use-lite-worker';
+import { useLiteLoader } from './embeddings/use-lite-worker';
 import { createMailer, type Mailer } from './email/send-email';
 import type { WebhookDeps } from './webhooks/dispatch-deliveries';
 import { createWebhookSender } from './webhooks/http-sender';
@@ -47,6 +48,17 @@ function required(name: string, value: string | undefined): string {
   return value;
 }
 
+/**
+ * The semantic model's threads: EMBEDDING_THREADS, else every core on a machine of one or two
+ * (embedding a backlog then uses both; a search's query still goes first on its thread) and all
+ * but one on a bigger one, left to requests.
+ */
+export function embeddingThreads(env: Pick<Env, 'EMBEDDING_THREADS'>): number {
+  if (env.EMBEDDING_THREADS > 0) return env.EMBEDDING_THREADS;
+  const cores = availableParallelism();
+  return cores <= 2 ? cores : cores - 1;
+}
+
 export function createServices(
   env: Env,
   kick: () => void = () => {},
@@ -61,7 +73,11 @@ export function createServices(
           dimensions: env.EMBEDDINGS_DIMENSIONS,
         })
       : env.EMBEDDINGS_PROVIDER === 'semantic'
-        ? new SemanticEmbedder({ dimensions: env.EMBEDDINGS_DIMENSIONS, load: loadUseLiteInWorker })
+        ? new SemanticEmbedder({
+            dimensions: env.EMBEDDINGS_DIMENSIONS,
+            load: useLiteLoader(embeddingThreads(env)),
+            parallelism: embeddingThreads(env),
+          })
         : new LocalEmbedder({ dimensions: env.EMBEDDINGS_DIMENSIONS });
   const summarizer = env.LLM_MODEL
     ? new OpenAISummarizer({

@@ -179,6 +179,8 @@ export interface SemanticEmbedderOptions {
    * working directory's, where the model thread loads it from).
    */
   modelFrom?: string;
+  /** How many meetings' embeddings it serves at once: the model threads `load` runs (default 1). */
+  parallelism?: number;
 }
 
 export class SemanticEmbedder implements EmbeddingProvider {
@@ -188,13 +190,16 @@ export class SemanticEmbedder implements EmbeddingProvider {
   readonly lexicalWeight: number;
   private readonly load: () => Promise<SentenceEncoder>;
   private readonly modelFrom: string;
+  readonly parallelism: number;
 
   constructor({
     dimensions = SEMANTIC_RECOMMENDED_DIMENSIONS,
     lexicalWeight = DEFAULT_LEXICAL_WEIGHT,
     load = loadUseLite,
     modelFrom = modelResolveFrom(),
+    parallelism = 1,
   }: SemanticEmbedderOptions = {}) {
+    this.parallelism = parallelism;
     if (!Number.isInteger(dimensions) || dimensions < USE_LITE_DIMENSIONS || dimensions > 65_536) {
       throw new Error(
         `The semantic embedder needs an integer number of dimensions from ${USE_LITE_DIMENSIONS} (meaning only) ` +

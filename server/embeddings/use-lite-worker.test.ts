@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseEnv } from '../env';
 import { createServices } from '../services';
 import { loadUseLite, SemanticEmbedder } from './semantic-embedder';
-import { loadUseLiteInWorker } from './use-lite-worker';
+import { loadUseLiteInWorker, modelThreadsRunning, stopUseLiteThreads } from './use-lite-worker';
 
 // Issue 13: the service runs USE-lite on a worker thread so that encoding a meeting in the
 // background does not hold the event loop that answers searches. Same model, same numbers.
@@ -56,5 +56,24 @@ describe('USE-lite on a worker thread (issue 13, D19)', () => {
         ])
       )[0],
     );
+  });
+
+  it('a pool of two threads starts its second only when a batch finds the first busy, and gives the same vectors', async () => {
+    await stopUseLiteThreads();
+    const encoder = await loadUseLiteInWorker(undefined, 2);
+    expect(modelThreadsRunning()).toBe(1);
+    const one = await encoder.encode([TEXTS[0]!]);
+    expect(modelThreadsRunning()).toBe(1); // a batch at a time keeps one model
+    const texts = Array.from({ length: 6 }, (_, i) => `batch ${i}: the quarterly budget and the hiring plan`);
+    const together = await Promise.all(texts.map((t) => encoder.encode([t])));
+    expect(modelThreadsRunning()).toBe(2);
+    const apart = [];
+    for (const t of texts) apart.push(await encoder.encode([t]));
+    for (const [i, [v]] of together.entries()) {
+      const want = Array.from(apart[i]![0]!);
+      expect(Math.max(...Array.from(v!, (x, k) => Math.abs(x - want[k]!)))).toBeLessThan(1e-6);
+    }
+    expect(Array.from(one[0]!)).toHaveLength(512);
+    await stopUseLiteThreads();
   });
 });

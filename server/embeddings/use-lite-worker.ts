@@ -72,6 +72,9 @@ interface Thread {
 
 const running = new Set<{ terminate(): Promise<number> }>();
 
+/** How many model threads this process runs now. */
+export const modelThreadsRunning = () => running.size;
+
 /**
  * Lets the model threads of this process go now (they start again on the next text): the demo
  * seed of `npm start` calls it, as the server that follows in the same process loads its own.
@@ -217,18 +220,67 @@ async function startThread(from: string): Promise<Thread> {
 }
 
 /**
- * Starts the thread and loads the model in it (a load failure rejects here, as loadUseLite's
- * does); encode() posts a batch of texts and awaits their 512 numbers each. A thread that died is replaced on the
- * next text, the failed one's callers get its error (a background job then retries). `from` is
- * a package.json beside the node_modules that hold the packages (the working directory's).
+ * A pool of model threads (at most `threads`): it starts with one, loading the model in it (a
+ * load failure rejects here, as loadUseLite's does), and starts another only when a batch finds
+ * every thread busy, so a quiet server holds one model, not `threads`. Each batch goes to the
+ * least loaded thread; within a thread a query goes before waiting background batches. A thread
+ * that died (or was let go when idle) is replaced on the next batch, the failed one's callers get
+ * its error (a background job then retries). `from` is a package.json beside the node_modules
+ * that hold the packages (the working directory's).
  */
-export async function loadUseLiteInWorker(from: string = modelResolveFrom()): Promise<SentenceEncoder> {
-  let thread = startThread(from);
-  await thread;
+export async function loadUseLiteInWorker(
+  from: string = modelResolveFrom(),
+  threads = 1,
+): Promise<SentenceEncoder> {
+  let pool: Promise<Thread>[] = [];
+  const dead = new Set<Promise<Thread>>();
+  const started = new Map<Promise<Thread>, Thread>();
+  /** Batches given to each thread and not yet answered (counted when given, before it is posted). */
+  const busy = new Map<Promise<Thread>, number>();
+  const start = () => {
+    const t = startThread(from);
+    // A thread that could not start, or died, leaves the pool: the next batch starts a new one.
+    void t.then(
+      (thread) => started.set(t, thread),
+      () => dead.add(t),
+    );
+    pool.push(t);
+    busy.set(t, 0);
+    return t;
+  };
+  const pick = (): Promise<Thread> => {
+    // A thread let go when idle, or one that died, is dropped here, before a batch is given to it.
+    pool = pool.filter((t) => {
+      const gone = dead.has(t) || started.get(t)?.dead() === true;
+      if (gone) for (const known of [dead, started, busy]) known.delete(t);
+      return !gone;
+    });
+    const least = [...pool].sort((a, b) => (busy.get(a) ?? 0) - (busy.get(b) ?? 0))[0];
+    if (least && ((busy.get(least) ?? 0) === 0 || pool.length >= threads)) return least;
+    return start();
+  };
+  await start();
   return {
     async encode(texts, opts) {
-      if ((await thread.catch(() => null))?.dead() !== false) thread = startThread(from);
-      return (await thread).encode(texts, opts?.urgent === true);
+      const t = pick();
+      busy.set(t, (busy.get(t) ?? 0) + 1);
+      try {
+        return await (await t).encode(texts, opts?.urgent === true);
+      } finally {
+        const left = busy.get(t);
+        if (left !== undefined) busy.set(t, left - 1);
+      }
     },
   };
+}
+
+/** One loader per pool size, so every embedder of the process shares one pool (each model holds 150–250 MB). */
+const loaders = new Map<number, () => Promise<SentenceEncoder>>();
+export function useLiteLoader(threads: number): () => Promise<SentenceEncoder> {
+  let load = loaders.get(threads);
+  if (!load) {
+    load = () => loadUseLiteInWorker(modelResolveFrom(), threads);
+    loaders.set(threads, load);
+  }
+  return load;
 }
