@@ -3,7 +3,7 @@ import { LocalEmbedder } from './embeddings/local-embedder';
 import { OpenAIEmbedder } from './embeddings/openai-embedder';
 import type { EmbeddingProvider } from './embeddings/provider';
 import { SemanticEmbedder } from './embeddings/semantic-embedder';
-import { useLiteLoader } from './embeddings/use-lite-worker';
+import { pooledUseLiteLoader } from './embeddings/use-lite-worker';
 import { createMailer, type Mailer } from './email/send-email';
 import type { WebhookDeps } from './webhooks/dispatch-deliveries';
 import { createWebhookSender } from './webhooks/http-sender';
@@ -75,7 +75,7 @@ export function createServices(
       : env.EMBEDDINGS_PROVIDER === 'semantic'
         ? new SemanticEmbedder({
             dimensions: env.EMBEDDINGS_DIMENSIONS,
-            load: useLiteLoader(embeddingThreads(env)),
+            load: pooledUseLiteLoader(embeddingThreads(env)),
             parallelism: embeddingThreads(env),
           })
         : new LocalEmbedder({ dimensions: env.EMBEDDINGS_DIMENSIONS });

@@ -276,7 +276,7 @@ export async function loadUseLiteInWorker(
 
 /** One loader per pool size, so every embedder of the process shares one pool (each model holds 150–250 MB). */
 const loaders = new Map<number, () => Promise<SentenceEncoder>>();
-export function useLiteLoader(threads: number): () => Promise<SentenceEncoder> {
+export function pooledUseLiteLoader(threads: number): () => Promise<SentenceEncoder> {
   let load = loaders.get(threads);
   if (!load) {
     load = () => loadUseLiteInWorker(modelResolveFrom(), threads);

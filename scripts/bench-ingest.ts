@@ -1,0 +1,205 @@
+// npm run bench:ingest [-- --meetings 40 --segments 30 --threads 1,2 --db pglite|postgres]
+// How fast meetings become searchable with the default semantic embedder: N meetings of S
+// segments recorded through the recorder API as fast as it takes them, the in-process worker
+// embedding them in the background. Reports meetings a minute made searchable, passages embedded
+// a second (and per model thread), time-to-searchable p50/p95 per meeting, and search latency
+// while idle and during the ingestion. Each thread count runs in a process of its own (one model
+// pool per process). PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL.
+import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { and, eq, sql } from 'drizzle-orm';
+import { createAccount, createApiKey } from '../server/accounts/accounts';
+import { queryRows } from '../server/db/client';
+import { jobs } from '../server/db/schema';
+import { parseEnv } from '../server/env';
+import { serveNode } from '../server/http/serve-node';
+import { createAppHandlers, routeFor } from '../server/runtime/app-handlers';
+import { demoMeetings } from '../server/seed/demo-meetings';
+import { createServices, embeddingThreads, type Services } from '../server/services';
+import { startWorker } from '../server/worker/worker';
+import { createTestDatabase } from '../test/test-database';
+import { percentile } from './bench-stats';
+
+const { values } = parseArgs({
+  options: {
+    meetings: { type: 'string', default: '40' },
+    segments: { type: 'string', default: '30' },
+    threads: { type: 'string' },
+    db: { type: 'string', default: 'pglite' },
+    child: { type: 'boolean', default: false },
+  },
+});
+const MEETINGS = Number(values.meetings);
+const SEGMENTS = Number(values.segments);
+const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+
+/** Realistic sentences: the demo meetings' own, cycled, each meeting a different rotation. */
+const SENTENCES = demoMeetings.flatMap((m) => m.segments.map((s) => s.content));
+const segmentsOf = (meeting: number) =>
+  Array.from({ length: SEGMENTS }, (_, s) => ({
+    speaker: `Speaker ${s % 4}`,
+    content: SENTENCES[(meeting * 7 + s) % SENTENCES.length] as string,
+    start_time: s * 6,
+    end_time: s * 6 + 5.5,
+  }));
+
+const ms = (v: number) => Math.round(v * 10) / 10;
+const summary = (sorted: number[]) => ({ p50: ms(percentile(sorted, 50)), p95: ms(percentile(sorted, 95)) });
+
+async function child(threads: number) {
+  const database = await createTestDatabase({ serverUrl: values.db === 'postgres' ? serverUrl : null });
+  let worker: ReturnType<typeof startWorker> | null = null;
+  const services: Services = {
+    ...createServices(parseEnv({ EMBEDDINGS_PROVIDER: 'semantic', EMBEDDING_THREADS: String(threads) })),
+    kick: () => worker?.kick(),
+  };
+  const handlers = createAppHandlers({
+    getDatabase: async () => database,
+    services,
+    cron: { secret: undefined, openWithoutSecret: false },
+  });
+  const server = await serveNode((p) => routeFor(handlers, p));
+  const account = await createAccount(database.db, {
+    email: `ingest-${Date.now()}@example.com`,
+    plan: 'enterprise',
+    earlyAccess: true,
+  });
+  const { plaintext: key } = await createApiKey(database.db, { accountId: account.id });
+  const call = async (path: string, init: RequestInit = {}) => {
+    const res = await fetch(server.url + path, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    });
+    const body = await res.text();
+    if (res.status >= 300) throw new Error(`${path}: ${res.status} ${body}`);
+    return JSON.parse(body) as { id?: string };
+  };
+  const search = async () => {
+    const started = performance.now();
+    await call('/v1/notes/search?q=what%20did%20we%20decide%20about%20the%20budget&limit=5');
+    return performance.now() - started;
+  };
+
+  // The model loads once (and compiles), not inside the measurement.
+  const loadStarted = performance.now();
+  await services.embedder.embed(['warm up']);
+  const loadMs = performance.now() - loadStarted;
+  worker = startWorker({ getDatabase: async () => database, services: () => services, intervalMs: 200 });
+  const idle: number[] = [];
+  for (let i = 0; i < 30; i++) idle.push(await search());
+
+  const recordedAt = new Map<string, number>();
+  const searchableAt = new Map<string, number>();
+  const during: number[] = [];
+  const first = performance.now();
+  let recording = true;
+  const watcher = (async () => {
+    while (recording || searchableAt.size < recordedAt.size) {
+      const waiting = new Set(
+        (
+          await database.db
+            .select({ meeting: jobs.meetingId })
+            .from(jobs)
+            .where(and(eq(jobs.accountId, account.id), eq(jobs.kind, 'embed_transcript')))
+        ).map((r) => r.meeting),
+      );
+      const now = performance.now();
+      for (const id of recordedAt.keys())
+        if (!waiting.has(id) && !searchableAt.has(id)) searchableAt.set(id, now);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  const searcher = (async () => {
+    while (recording || searchableAt.size < recordedAt.size) {
+      during.push(await search());
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  for (let i = 0; i < MEETINGS; i++) {
+    const { id } = await call('/api/recorder/meetings', {
+      method: 'POST',
+      body: JSON.stringify({ title: `Ingest ${i}`, platform: 'zoom' }),
+    });
+    await call(`/api/recorder/meetings/${id}/transcript`, {
+      method: 'POST',
+      body: JSON.stringify({ segments: segmentsOf(i), generate_summary: false }),
+    });
+    recordedAt.set(id as string, performance.now());
+  }
+  recording = false;
+  await Promise.all([watcher, searcher]);
+  const wallSeconds = (Math.max(...searchableAt.values()) - first) / 1000;
+  const [{ n: passages }] = (await queryRows<{ n: number }>(
+    database.db,
+    sql`select count(*)::int as n from passages where account_id = ${account.id}`,
+  )) as [{ n: number }];
+  const toSearchable = [...recordedAt]
+    .map(([id, at]) => (searchableAt.get(id) as number) - at)
+    .sort((a, b) => a - b);
+  await worker.stop();
+  await server.close();
+  await database.close();
+  return {
+    database: values.db,
+    threads,
+    meetings: MEETINGS,
+    segments_per_meeting: SEGMENTS,
+    passages,
+    model_load_ms: Math.round(loadMs),
+    wall_seconds: ms(wallSeconds),
+    meetings_per_minute: ms((MEETINGS / wallSeconds) * 60),
+    passages_per_second: ms(passages / wallSeconds),
+    passages_per_second_per_thread: ms(passages / wallSeconds / threads),
+    time_to_searchable_ms: summary(toSearchable),
+    search_idle_ms: summary(idle.sort((a, b) => a - b)),
+    search_during_ms: summary(during.sort((a, b) => a - b)),
+    search_during_over_idle_p95: ms(percentile(during, 95) / percentile(idle, 95)),
+  };
+}
+
+if (values.child) {
+  const result = await child(Number(values.threads));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+} else {
+  if (values.db === 'postgres' && !serverUrl)
+    throw new Error('--db postgres needs BENCH_DATABASE_URL or TEST_DATABASE_URL');
+  const counts = (values.threads ?? `1,${embeddingThreads(parseEnv({}))}`)
+    .split(',')
+    .map(Number)
+    .filter((n, i, all) => n > 0 && all.indexOf(n) === i);
+  const results = [];
+  for (const threads of counts) {
+    process.stderr.write(
+      `bench:ingest: ${values.db}, ${threads} thread(s), ${MEETINGS} meetings of ${SEGMENTS} segments…\n`,
+    );
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        import.meta.filename,
+        '--child',
+        '--threads',
+        String(threads),
+        '--meetings',
+        String(MEETINGS),
+        '--segments',
+        String(SEGMENTS),
+        '--db',
+        values.db as string,
+      ],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn' } },
+    );
+    if (run.status !== 0) throw new Error(`the run with ${threads} thread(s) failed`);
+    results.push(JSON.parse(run.stdout.trim().split('\n').at(-1) as string));
+  }
+  for (const r of results) console.log(JSON.stringify(r));
+  const one = results.find((r) => r.threads === 1);
+  for (const r of results)
+    if (one && r !== one)
+      console.log(
+        `${r.threads} threads ÷ 1 thread: passages/s ${ms(r.passages_per_second / one.passages_per_second)}×, time-to-searchable p95 ${ms(r.time_to_searchable_ms.p95 / one.time_to_searchable_ms.p95)}×`,
+      );
+}
