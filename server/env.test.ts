@@ -223,4 +223,14 @@ describe('parseEnv (D21 configuration)', () => {
   ])('refuses database settings that cannot work: %j', (source, message) => {
     expect(envError(source).message).toContain(message);
   });
+
+  it.each([
+    [{}, true],
+    [{ WORKER: 'off' }, false],
+    [{ VERCEL: '1' }, false],
+    [{ VERCEL: '1', WORKER: 'on' }, true],
+    [{ WORKER: '' }, true],
+  ])('%j runs the in-process worker: %s (Vercel functions do not, unless told to)', (source, worker) => {
+    expect(parseEnv(source).WORKER).toBe(worker);
+  });
 });

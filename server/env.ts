@@ -117,10 +117,10 @@ const envSchema = z
       .string()
       .optional()
       .transform((v) => (v?.trim() ? v.trim() : undefined)),
-    WORKER: z
-      .enum(['on', 'off', ''])
-      .optional()
-      .transform((v) => v !== 'off'),
+    // Vercel sets VERCEL=1 in its functions' environment: no process lives long enough there for
+    // an in-process worker, so WORKER defaults to off; Vercel Cron and after() do the work.
+    VERCEL: z.string().optional(),
+    WORKER: z.enum(['on', 'off', '']).optional(),
     WORKER_INTERVAL_MS: positiveInt('WORKER_INTERVAL_MS', 1000),
     WEBHOOK_TIMEOUT_MS: positiveInt('WEBHOOK_TIMEOUT_MS', 10_000),
     WEBHOOK_RETRY_DELAYS: z
@@ -270,8 +270,9 @@ const envSchema = z
         return Number(raw);
       }),
   })
-  .transform((env) => ({
+  .transform(({ VERCEL, WORKER, ...env }) => ({
     ...env,
+    WORKER: WORKER === 'on' || (WORKER !== 'off' && !VERCEL),
     EMBEDDINGS_DIMENSIONS: env.EMBEDDINGS_DIMENSIONS || (env.EMBEDDINGS_PROVIDER === 'semantic' ? 768 : 384),
   }))
   .superRefine((env, ctx) => {
