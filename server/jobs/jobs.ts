@@ -53,7 +53,11 @@ const CANDIDATES_PER_CLAIM = 8;
  * take turns as one, ahead of nobody's history.)
  *
  * SKIP LOCKED lets any number of dispatchers claim at once without taking the same row; the
- * lease hands a job whose dispatcher died to another one later.
+ * lease hands a job whose dispatcher died to another one later. The rows are picked in a
+ * materialized step of their own, run once: as a subquery of the UPDATE (`where id in (… limit n
+ * for update skip locked)`), PostgreSQL may run it again for each row it scans, and each run,
+ * skipping the rows the statement has just locked, hands over another one, so a claim of one
+ * job locked every due job (seen under load on PostgreSQL 15, never on PGlite) while returning one.
  */
 export async function claimJobs(
   db: Db,
@@ -84,15 +88,16 @@ export async function claimJobs(
           from ranked r left join job_turns t on t.account_id = r.account_id
           order by r.turn, t.served_at nulls first, r.due_at, r.id
           limit ${limit * CANDIDATES_PER_CLAIM}),
+        picked as materialized (
+          select j.id from jobs j join candidates c on c.id = j.id
+          where j.failed_at is null and (j.locked_until is null or j.locked_until < now())
+          order by c.turn, c.served_at nulls first, c.due_at, c.id
+          limit ${limit}
+          for update of j skip locked),
         claimed as (
           update jobs set locked_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = attempts + 1
-          where id in (
-            select j.id from jobs j join candidates c on c.id = j.id
-            where j.failed_at is null and (j.locked_until is null or j.locked_until < now())
-            order by c.turn, c.served_at nulls first, c.due_at, c.id
-            limit ${limit}
-            for update of j skip locked)
-          returning id, kind, account_id, meeting_id, email, attempts, locked_until::text as lease),
+          from picked where jobs.id = picked.id
+          returning jobs.id, kind, account_id, meeting_id, email, attempts, locked_until::text as lease),
         served as (
           insert into job_turns (account_id, served_at)
           select distinct account_id, now() from claimed where account_id is not null

@@ -62,15 +62,17 @@ export async function claimDeliveries(
   if (!Number.isFinite(leaseMs) || leaseMs <= 0) throw new Error(`Bad delivery lease: ${leaseMs} ms`);
   const rows = await queryRows<Record<string, unknown>>(
     db,
-    sql`with claimed as (
+    // Picked in a step run once, as claimJobs explains: never more than `limit` are locked.
+    sql`with picked as materialized (
+          select id from deliveries
+          where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+          order by next_attempt_at
+          limit ${sql.raw(String(limit))}
+          for update skip locked),
+        claimed as (
           update deliveries set locked_until = now() + make_interval(secs => ${sql.raw(String(leaseMs / 1000))})
-          where id in (
-            select id from deliveries
-            where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
-            order by next_attempt_at
-            limit ${sql.raw(String(limit))}
-            for update skip locked)
-          returning id, event, payload, attempts_made, endpoint_id, locked_until::text as lease)
+          from picked where deliveries.id = picked.id
+          returning deliveries.id, event, payload, attempts_made, endpoint_id, locked_until::text as lease)
         select c.*, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, e.account_id, a.email, a.email_verified_at
         from claimed c join webhook_endpoints e on e.id = c.endpoint_id join accounts a on a.id = e.account_id`,
   );

@@ -54,6 +54,44 @@ describe('which job a dispatcher claims', () => {
     await app.db.delete(jobs);
   });
 
+  it('a claim takes exactly as many jobs as asked for, however long the queue, and locks no other', async () => {
+    const { account, key } = await app.createAccount();
+    const meeting = await app.recordNote(key);
+    await app.db.delete(jobs);
+    const minuteAgo = Date.now() - 60_000;
+    for (let i = 0; i < 30; i++)
+      await enqueueJob(app.db, {
+        kind: 'embed_transcript',
+        accountId: account.id,
+        meetingId: meeting,
+        dueAt: new Date(minuteAgo + i),
+      });
+    const locked = async () =>
+      (await app.db.select({ id: jobs.id, lockedUntil: jobs.lockedUntil }).from(jobs)).filter(
+        (j) => j.lockedUntil && j.lockedUntil.getTime() > Date.now(),
+      ).length;
+    // Repeated, so a driver's cached plan for the statement is exercised too.
+    let total = 0;
+    for (const ask of [1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 1, 2]) {
+      expect(await claimJobs(app.db, ask, { lane: 'bulk' })).toHaveLength(ask);
+      total += ask;
+      expect(await locked()).toBe(total);
+    }
+    // Dispatchers claiming at once, as the lanes' slots and other instances do: every locked job
+    // is one a dispatcher got back.
+    const rounds = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        let got = 0;
+        for (let i = 0; i < 3; i++) got += (await claimJobs(app.db, 1, { lane: 'bulk' })).length;
+        return got;
+      }),
+    );
+    total += rounds.reduce((a, b) => a + b, 0);
+    expect(total).toBeLessThanOrEqual(30);
+    expect(await locked()).toBe(total);
+    await app.db.delete(jobs);
+  });
+
   it('the quick lane takes summaries and never a transcript embedding; the bulk lane only those', async () => {
     const { account } = await app.createAccount();
     const meeting = await app.recordNote((await app.createAccount()).key);
