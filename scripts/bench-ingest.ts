@@ -12,6 +12,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { createAccount, createApiKey } from '../server/accounts/accounts';
 import { queryRows } from '../server/db/client';
 import { jobs } from '../server/db/schema';
+import { assertDimensions } from '../server/search/embedding-dimensions';
 import { parseEnv } from '../server/env';
 import { serveNode } from '../server/http/serve-node';
 import { createAppHandlers, routeFor } from '../server/runtime/app-handlers';
@@ -50,8 +51,11 @@ const summary = (sorted: number[]) => ({ p50: ms(percentile(sorted, 50)), p95: m
 async function child(threads: number) {
   const database = await createTestDatabase({ serverUrl: values.db === 'postgres' ? serverUrl : null });
   let worker: ReturnType<typeof startWorker> | null = null;
+  const env = parseEnv({ EMBEDDINGS_PROVIDER: 'semantic', EMBEDDING_THREADS: String(threads) });
+  // The database takes the model's dimensions, as the server's start does.
+  await assertDimensions(database.db, env.EMBEDDINGS_DIMENSIONS);
   const services: Services = {
-    ...createServices(parseEnv({ EMBEDDINGS_PROVIDER: 'semantic', EMBEDDING_THREADS: String(threads) })),
+    ...createServices(env),
     kick: () => worker?.kick(),
   };
   const handlers = createAppHandlers({
