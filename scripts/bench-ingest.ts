@@ -3,8 +3,10 @@
 // segments recorded through the recorder API as fast as it takes them, the in-process worker
 // embedding them in the background. Reports meetings a minute made searchable, passages embedded
 // a second (and per model thread), time-to-searchable p50/p95 per meeting, and search latency
-// while idle and during the ingestion. Each thread count runs in a process of its own (one model
-// pool per process). PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL.
+// while idle and during the ingestion; then the same number of meetings recorded with the worker
+// stopped and drained as a backlog (the model's capacity alone, and the cores it kept busy). Each
+// thread count runs in a process of its own (one model pool per process). PostgreSQL:
+// BENCH_DATABASE_URL or TEST_DATABASE_URL.
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -85,6 +87,21 @@ async function child(threads: number) {
     return performance.now() - started;
   };
 
+  const passagesStored = async () =>
+    (
+      (await queryRows<{ n: number }>(
+        database.db,
+        sql`select count(*)::int as n from passages where account_id = ${account.id}`,
+      )) as [{ n: number }]
+    )[0].n;
+  const embeddingsWaiting = async () =>
+    (
+      await database.db
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(and(eq(jobs.accountId, account.id), eq(jobs.kind, 'embed_transcript')))
+    ).length;
+
   // The model loads once (and compiles), not inside the measurement.
   const loadStarted = performance.now();
   await services.embedder.embed(['warm up']);
@@ -134,13 +151,38 @@ async function child(threads: number) {
   recording = false;
   await Promise.all([watcher, searcher]);
   const wallSeconds = (Math.max(...searchableAt.values()) - first) / 1000;
-  const [{ n: passages }] = (await queryRows<{ n: number }>(
-    database.db,
-    sql`select count(*)::int as n from passages where account_id = ${account.id}`,
-  )) as [{ n: number }];
+  const passages = await passagesStored();
   const toSearchable = [...recordedAt]
     .map(([id, at]) => (searchableAt.get(id) as number) - at)
     .sort((a, b) => a - b);
+
+  // The model's capacity alone: the same number of meetings recorded with the worker stopped,
+  // then the backlog drained with nothing else to do (recording shares the cores above).
+  await worker.stop();
+  worker = null;
+  for (let i = 0; i < MEETINGS; i++) {
+    const { id } = await call('/api/recorder/meetings', {
+      method: 'POST',
+      body: JSON.stringify({ title: `Backlog ${i}`, platform: 'zoom' }),
+    });
+    await call(`/api/recorder/meetings/${id}/transcript`, {
+      method: 'POST',
+      body: JSON.stringify({ segments: segmentsOf(MEETINGS + i), generate_summary: false }),
+    });
+  }
+  const before = await passagesStored();
+  const drainStarted = performance.now();
+  const cpuBefore = process.cpuUsage();
+  worker = startWorker({ getDatabase: async () => database, services: () => services, intervalMs: 200 });
+  worker.kick();
+  const drainSearch: number[] = [];
+  while ((await embeddingsWaiting()) > 0) {
+    drainSearch.push(await search());
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const drainSeconds = (performance.now() - drainStarted) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const drained = (await passagesStored()) - before;
   await worker.stop();
   await server.close();
   await database.close();
@@ -159,6 +201,15 @@ async function child(threads: number) {
     search_idle_ms: summary(idle.sort((a, b) => a - b)),
     search_during_ms: summary(during.sort((a, b) => a - b)),
     search_during_over_idle_p95: ms(percentile(during, 95) / percentile(idle, 95)),
+    backlog_drain: {
+      passages: drained,
+      seconds: ms(drainSeconds),
+      passages_per_second: ms(drained / drainSeconds),
+      // This process's CPU time (main thread and model threads) over the drain's wall time.
+      cores_busy: ms((cpu.user + cpu.system) / 1e6 / drainSeconds),
+      search_ms: summary(drainSearch.sort((a, b) => a - b)),
+      search_over_idle_p95: ms(percentile(drainSearch, 95) / percentile(idle, 95)),
+    },
   };
 }
 
@@ -204,6 +255,6 @@ if (values.child) {
   for (const r of results)
     if (one && r !== one)
       console.log(
-        `${r.threads} threads ÷ 1 thread: passages/s ${ms(r.passages_per_second / one.passages_per_second)}×, time-to-searchable p95 ${ms(r.time_to_searchable_ms.p95 / one.time_to_searchable_ms.p95)}×`,
+        `${r.threads} threads ÷ 1 thread: passages/s while recording ${ms(r.passages_per_second / one.passages_per_second)}×, draining a backlog ${ms(r.backlog_drain.passages_per_second / one.backlog_drain.passages_per_second)}×; time-to-searchable p95 ${ms(r.time_to_searchable_ms.p95 / one.time_to_searchable_ms.p95)}×`,
       );
 }
