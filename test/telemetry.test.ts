@@ -45,6 +45,7 @@ beforeAll(async () => {
   expect((await app.request('/v1/notes?limit=5', { key })).status).toBe(200);
   expect((await app.request('/v1/notes?limit=5', { key, form: 'B' })).status).toBe(200);
   await app.recordNote(key, {
+    generateSummary: true,
     title: 'Budget review',
     segments: [{ speaker: 'Ana', content: TRANSCRIPT, start_time: 0, end_time: 4 }],
   });
@@ -54,6 +55,7 @@ beforeAll(async () => {
       await flushTracing();
       expect(spansNamed('webhook.attempt')).not.toHaveLength(0);
       expect(spansNamed('webhook.record')).not.toHaveLength(0);
+      expect(spansNamed('job.run')).not.toHaveLength(0);
     },
     { timeout: 20_000 },
   );
@@ -108,10 +110,14 @@ describe('spans exported over OTLP/HTTP', () => {
       expect(span.attributes).toMatchObject({ 'embedding.provider': 'local', 'embedding.urgent': false });
       expect(span.attributes['embedding.texts']).toBeGreaterThanOrEqual(1);
     }
-    // The worker the request woke traces its own work: its claims are not in the request's trace.
-    expect(inTrace(store as ReceivedSpan).map((s) => s.attributes['db.collection.name'])).not.toContain(
-      'jobs',
-    );
+    // The worker the request woke traces its own work: its claims are not in the request's trace
+    // (the request only queues the summary: an INSERT).
+    expect(
+      inTrace(store as ReceivedSpan).filter(
+        (s) =>
+          s.attributes['db.collection.name'] === 'jobs' && s.attributes['db.operation.name'] !== 'INSERT',
+      ),
+    ).toEqual([]);
     // The writes of the transaction that stored it are spans too.
     expect(inTrace(store as ReceivedSpan).map((s) => s.name)).toContain('transaction');
     expect(
@@ -134,12 +140,22 @@ describe('spans exported over OTLP/HTTP', () => {
       'webhook.event': 'meeting.transcribed',
     });
     expect(JSON.stringify(attempt?.attributes)).not.toContain(hookPath);
+    // How long the attempt waited in the queue after it fell due: a backlog shows here first.
+    expect(attempt?.attributes['webhook.wait_ms']).toBeGreaterThanOrEqual(0);
+    expect(attempt?.attributes['webhook.wait_ms']).toBeLessThan(20_000);
     // Recording it is a span of its own, with its SQL below it.
     const [record] = spansNamed('webhook.record');
     expect(record?.attributes).toMatchObject({ 'webhook.attempts': 1 });
     expect(inTrace(record as ReceivedSpan).map((s) => s.attributes['db.collection.name'])).toContain(
       'delivery_attempts',
     );
+  });
+
+  it('a background job: its kind, its attempt and how long it waited in the queue', () => {
+    const [run] = spansNamed('job.run');
+    expect(run?.attributes).toMatchObject({ 'job.kind': 'summarize', 'job.attempt': 1 });
+    expect(run?.attributes['job.wait_ms']).toBeGreaterThanOrEqual(0);
+    expect(run?.attributes['job.wait_ms']).toBeLessThan(20_000);
   });
 
   it('no attribute holds an API key, a signing secret, a token or the transcript', () => {

@@ -149,6 +149,8 @@ export async function startTestApp(
         summary?: unknown;
         summaryText?: string;
         transcribe?: boolean;
+        /** Queue a generated summary, as the recorder's default does (off here, unless asked). */
+        generateSummary?: boolean;
         ended_at?: string;
         duration_seconds?: number;
       } = {},
@@ -181,7 +183,7 @@ export async function startTestApp(
           ],
           ...(opts.ended_at && { ended_at: opts.ended_at }),
           ...(opts.duration_seconds !== undefined && { duration_seconds: opts.duration_seconds }),
-          generate_summary: false,
+          generate_summary: opts.generateSummary ?? false,
         },
       });
       if (transcript.status !== 200)

@@ -4,8 +4,11 @@ import { queryRows, type Db, type Queryable } from '../db/client';
 import { JOB_KINDS, jobs, type JobKind } from '../db/schema';
 
 export type Job = typeof jobs.$inferSelect;
-/** A job this dispatcher claimed: `lease` is the `locked_until` its claim wrote, as text. */
-export type ClaimedJob = Job & { lease: string };
+/**
+ * A job this dispatcher claimed: `lease` is the `locked_until` its claim wrote, as text;
+ * `waitedMs`, how long it had been due when claimed (the queue's delay, for its trace).
+ */
+export type ClaimedJob = Job & { lease: string; waitedMs: number };
 
 /** After this many failed runs a job stops being retried and keeps its last error (for the log). */
 export const MAX_JOB_ATTEMPTS = 6;
@@ -97,7 +100,8 @@ export async function claimJobs(
         claimed as (
           update jobs set locked_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = attempts + 1
           from picked where jobs.id = picked.id
-          returning jobs.id, kind, account_id, meeting_id, email, attempts, locked_until::text as lease),
+          returning jobs.id, kind, account_id, meeting_id, email, attempts, locked_until::text as lease,
+                    (extract(epoch from now() - jobs.due_at) * 1000)::float8 as waited_ms),
         served as (
           insert into job_turns (account_id, served_at)
           select distinct account_id, now() from claimed where account_id is not null
@@ -117,6 +121,7 @@ export async function claimJobs(
     failedAt: null,
     createdAt: new Date(),
     lease: r.lease as string,
+    waitedMs: Math.max(0, Number(r.waited_ms)),
   }));
 }
 

@@ -44,6 +44,8 @@ export interface ClaimedDelivery {
   ownerEmailVerified: boolean;
   /** The `locked_until` this claim wrote, as text: names the lease for a release. */
   lease: string;
+  /** How long the attempt had been due when claimed: the queue's delay, for its trace. */
+  waitedMs: number;
 }
 
 /**
@@ -72,7 +74,8 @@ export async function claimDeliveries(
         claimed as (
           update deliveries set locked_until = now() + make_interval(secs => ${sql.raw(String(leaseMs / 1000))})
           from picked where deliveries.id = picked.id
-          returning deliveries.id, event, payload, attempts_made, endpoint_id, locked_until::text as lease)
+          returning deliveries.id, event, payload, attempts_made, endpoint_id, locked_until::text as lease,
+                    (extract(epoch from now() - next_attempt_at) * 1000)::float8 as waited_ms)
         select c.*, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, e.account_id, a.email, a.email_verified_at
         from claimed c join webhook_endpoints e on e.id = c.endpoint_id join accounts a on a.id = e.account_id`,
   );
@@ -92,6 +95,7 @@ export async function claimDeliveries(
     ownerEmail: r.email as string,
     ownerEmailVerified: r.email_verified_at != null,
     lease: r.lease as string,
+    waitedMs: Math.max(0, Number(r.waited_ms)),
   }));
 }
 
@@ -166,6 +170,7 @@ export async function sendAttempt(
         'webhook.attempt': attempt,
         'webhook.event': delivery.event,
         'webhook.delivery_id': delivery.id,
+        'webhook.wait_ms': delivery.waitedMs,
       },
       async (span) => {
         const sent = await send();

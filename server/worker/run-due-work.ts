@@ -4,7 +4,7 @@ import type { Services } from '../services';
 import { dispatchDueDeliveries } from '../webhooks/dispatch-batch';
 import type { AttemptOutcome } from '../webhooks/dispatch-deliveries';
 import { sealLegacySecrets } from '../webhooks/seal-secrets';
-import { claimJobs, completeJob, failJob, type Job, type JobLane, releaseJobs } from '../jobs/jobs';
+import { type ClaimedJob, claimJobs, completeJob, failJob, type JobLane, releaseJobs } from '../jobs/jobs';
 import type { WorkStop } from '../jobs/work-stop';
 import { withSpan } from '../telemetry/tracing';
 import { runJob } from './run-job';
@@ -154,9 +154,10 @@ export async function runDueWork(
     }
   };
 
-  const runOne = async (job: Job) => {
+  const runOne = async (job: ClaimedJob) => {
     try {
-      await withSpan('job.run', { 'job.kind': job.kind, 'job.attempt': job.attempts }, async () => {
+      const attributes = { 'job.kind': job.kind, 'job.attempt': job.attempts, 'job.wait_ms': job.waitedMs };
+      await withSpan('job.run', attributes, async () => {
         await runJob(db, services, job);
         await completeJob(db, job);
       });
