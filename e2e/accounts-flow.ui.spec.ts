@@ -89,7 +89,7 @@ async function verifyByEmailedLink(page: Page, email: string) {
   );
 }
 
-test('issue 15 items 1, 2 Done-when: sign up → verify by the emailed link → request early access → the operator grants it → the first /v1 call succeeds', async ({
+test('sign up → verify by the emailed link → request early access → the operator grants it → the first /v1 call succeeds', async ({
   browser,
   request,
 }) => {
@@ -196,9 +196,7 @@ test('issue 15 items 1, 2 Done-when: sign up → verify by the emailed link → 
   await owner.context.close();
 });
 
-test('issue 15 item 1 Done-when: forgot password → the emailed link → a new password; every other session ends', async ({
-  browser,
-}) => {
+test('forgot password → the emailed link → a new password; every other session ends', async ({ browser }) => {
   const email = `forgetful-${Date.now()}@e2e.test`;
   const laptop = await newBrowser(browser);
   await signUp(laptop.page, email, 'Fern Forgetful');

@@ -6,7 +6,7 @@ import { demoLogin, readState } from './state';
 
 const state = readState();
 
-test('issue 15 items 4, 5: the first Tab stop skips the navigation to the content; the favicon is served', {
+test('the first Tab stop skips the navigation to the content; the favicon is served', {
   tag: '@any-database',
 }, async ({ page }) => {
   const failed: string[] = [];

@@ -298,7 +298,7 @@ test.afterAll(async () => {
   if (workspace.dir) fs.rmSync(workspace.dir, { recursive: true, force: true });
 });
 
-test('issue 11 item 5: openapi-typescript types from both served documents check a strict openapi-fetch client with zero diagnostics', async ({
+test('openapi-typescript types from both served documents check a strict openapi-fetch client with zero diagnostics', async ({
   baseURL,
 }) => {
   await generateAndCheck(baseURL!, workspace);
@@ -309,7 +309,7 @@ test('issue 11 item 5: openapi-typescript types from both served documents check
   }
 });
 
-test('issue 11 item 5: the checked Form A client runs the README flows and gets the documented errors', async ({
+test('the checked Form A client runs the README flows and gets the documented errors', async ({
   baseURL,
 }) => {
   test.skip(!workspace.docs.A, 'needs the generated client');
@@ -363,7 +363,7 @@ test('issue 11 item 5: the checked Form A client runs the README flows and gets 
   expect(r.errorCodes).toEqual(['invalid_api_key', 'not_found', 'validation_error', 'invalid_request']);
 });
 
-test('issue 11 item 5: the checked Form B client (X-API-Form: B) runs the README flows and gets the documented errors', async ({
+test('the checked Form B client (X-API-Form: B) runs the README flows and gets the documented errors', async ({
   baseURL,
 }) => {
   test.skip(!workspace.docs.B, 'needs the generated client');

@@ -20,7 +20,7 @@ function cspNonce(csp: string): string {
   return nonce;
 }
 
-test('issue 8 item 3: every page has a nonce CSP that forbids framing, and the standard protection headers', {
+test('every page has a nonce CSP that forbids framing, and the standard protection headers', {
   tag: '@any-database',
 }, async ({ request }) => {
   const nonces = new Set<string>();
@@ -50,7 +50,7 @@ test('issue 8 item 3: every page has a nonce CSP that forbids framing, and the s
   expect(nonces.size).toBe(PAGES.length);
 });
 
-test('issue 8 item 3: HSTS only when a TLS-terminating proxy says the browser came over https', {
+test('HSTS only when a TLS-terminating proxy says the browser came over https', {
   tag: '@any-database',
 }, async ({ request }) => {
   const res = await request.get('/sign-in', { headers: { 'x-forwarded-proto': 'https' } });
@@ -58,7 +58,7 @@ test('issue 8 item 3: HSTS only when a TLS-terminating proxy says the browser ca
   expect(res.headers()['content-security-policy']).toContain('upgrade-insecure-requests');
 });
 
-test('issue 8 item 3: the APIs carry the protection headers and no-store, without a page CSP', {
+test('the APIs carry the protection headers and no-store, without a page CSP', {
   tag: '@any-database',
 }, async ({ request }) => {
   for (const path of ['/v1/notes', '/api/recorder/meetings', '/api/openapi.json']) {
@@ -71,7 +71,7 @@ test('issue 8 item 3: the APIs carry the protection headers and no-store, withou
   expect(v1.headers()['cache-control']).toBe('no-store');
 });
 
-test('issue 8 item 2 (f), D2: a path that does not percent-decode is a 400 in its surface shape with X-Request-Id, never a 500', {
+test('a path that does not percent-decode is a 400 in its surface shape with X-Request-Id, never a 500', {
   tag: '@any-database',
 }, async ({ request }) => {
   const formA = await request.get('/v1/notes/%FF');

@@ -56,7 +56,7 @@ function expectBetween(iso: string | null, from: number, to: number) {
   expect(at).toBeLessThanOrEqual(to);
 }
 
-test('issue 15 item 3: a key rolled with a 1-hour overlap keeps answering 200 beside its replacement, and the list shows when it stops; a key rolled with a 3 s overlap answers 401 after it while its replacement answers 200', async ({
+test('a key rolled with a 1-hour overlap keeps answering 200 beside its replacement, and the list shows when it stops; a key rolled with a 3 s overlap answers 401 after it while its replacement answers 200', async ({
   page,
   request,
 }) => {
@@ -283,7 +283,7 @@ test('revoking a replacement without ticking the box leaves the key it replaced 
   await expect(oldExpiry).not.toContainText('Replaced by');
 });
 
-test('issue 15 item 3: renaming a key with the keyboard: a toast, the new name after a reload, the key unchanged; a blank name gets a plain message', async ({
+test('renaming a key with the keyboard: a toast, the new name after a reload, the key unchanged; a blank name gets a plain message', async ({
   page,
   request,
 }) => {
@@ -324,7 +324,7 @@ test('issue 15 item 3: renaming a key with the keyboard: a toast, the new name a
   expect(await statusWith(request, key.plaintext)).toBe(200);
 });
 
-test('issue 15 item 3: a key created with an expiry shows "Expires" and its date, counting down in its last week, and works until then', async ({
+test('a key created with an expiry shows "Expires" and its date, counting down in its last week, and works until then', async ({
   page,
   request,
 }) => {
@@ -365,7 +365,7 @@ test('issue 15 item 3: a key created with an expiry shows "Expires" and its date
   await expect(keyRow(page, forever.id).getByTestId('key-expiry')).toHaveCount(0);
 });
 
-test('issue 15 item 3: each key shows its requests today and this minute, when it was last used, and a 7-day chart that a screen reader can read', async ({
+test('each key shows its requests today and this minute, when it was last used, and a 7-day chart that a screen reader can read', async ({
   page,
   request,
 }) => {
@@ -407,7 +407,7 @@ test('issue 15 item 3: each key shows its requests today and this minute, when i
   await page.setViewportSize(DESKTOP);
 });
 
-test('issue 15 item 3, item 5: the keys page, its roll dialog open and a rolled key shown, and its rename dialog have no serious or critical axe violation in light and dark at 1280 and 390 px', {
+test('the keys page, its roll dialog open and a rolled key shown, and its rename dialog have no serious or critical axe violation in light and dark at 1280 and 390 px', {
   tag: '@any-database',
 }, async ({ page }) => {
   test.setTimeout(300_000);

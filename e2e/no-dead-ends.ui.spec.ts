@@ -46,7 +46,7 @@ async function deleteNote(baseURL: string, id: string) {
   });
 }
 
-test('issue 15 item 4: deleting a note says so in a toast, shows the list, and Back does not land on "Note not found"', async ({
+test('deleting a note says so in a toast, shows the list, and Back does not land on "Note not found"', async ({
   page,
   baseURL,
 }) => {
@@ -77,7 +77,7 @@ test('issue 15 item 4: deleting a note says so in a toast, shows the list, and B
   }
 });
 
-test('issue 15 item 4: a webhook endpoint: added, test event, deleted, each with a toast; Back after the delete is no dead end', async ({
+test('a webhook endpoint: added, test event, deleted, each with a toast; Back after the delete is no dead end', async ({
   page,
 }) => {
   await signInAsDemo(page, state);
@@ -105,7 +105,7 @@ test('issue 15 item 4: a webhook endpoint: added, test event, deleted, each with
   await expect(page.getByText('Endpoint not found')).toHaveCount(0);
 });
 
-test('issue 15 item 4: creating and revoking a key are confirmed by toasts', async ({ page }) => {
+test('creating and revoking a key are confirmed by toasts', async ({ page }) => {
   await signInAsDemo(page, state);
   await page.goto('/keys');
   const name = `toast key ${Date.now()}`;
@@ -126,7 +126,7 @@ test('issue 15 item 4: creating and revoking a key are confirmed by toasts', asy
   await expect(toasts(page)).toContainText(`Key “${name}” revoked`);
 });
 
-test('issue 15 item 4: a service that cannot be reached gets a plain message and Try again, never "Failed to fetch"', {
+test('a service that cannot be reached gets a plain message and Try again, never "Failed to fetch"', {
   tag: '@any-database',
 }, async ({ page }) => {
   await signInAsDemo(page, state);
@@ -163,7 +163,7 @@ test('issue 15 item 4: a service that cannot be reached gets a plain message and
   await page.waitForURL((u) => u.pathname === '/webhooks');
 });
 
-test('issue 15 item 4: the notes list shows the date it is sorted by (when a note was added), and the meeting day when it differs', async ({
+test('the notes list shows the date it is sorted by (when a note was added), and the meeting day when it differs', async ({
   page,
   baseURL,
 }) => {
@@ -186,9 +186,7 @@ test('issue 15 item 4: the notes list shows the date it is sorted by (when a not
   }
 });
 
-test('issue 15 item 4: every demo note has a summary (none says "not generated yet" forever)', async ({
-  page,
-}) => {
+test('every demo note has a summary (none says "not generated yet" forever)', async ({ page }) => {
   await signInAsDemo(page, state);
   // The two demo meetings written without a summary of their own.
   for (const title of ['Design review: weekly coverage view', 'Untitled meeting']) {
@@ -202,7 +200,7 @@ test('issue 15 item 4: every demo note has a summary (none says "not generated y
   }
 });
 
-test('issue 15 item 5: on a 390 px phone a Menu button shows every entry, Account included, with no sideways scroll', {
+test('on a 390 px phone a Menu button shows every entry, Account included, with no sideways scroll', {
   tag: '@any-database',
 }, async ({ page }) => {
   await page.setViewportSize(PHONE);
@@ -234,7 +232,7 @@ test('issue 15 item 5: on a 390 px phone a Menu button shows every entry, Accoun
   await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeFocused();
 });
 
-test('issue 15 item 5: focus moves to the main heading after client-side navigation, not to <body>', {
+test('focus moves to the main heading after client-side navigation, not to <body>', {
   tag: '@any-database',
 }, async ({ page }) => {
   await signInAsDemo(page, state);
@@ -250,7 +248,7 @@ test('issue 15 item 5: focus moves to the main heading after client-side navigat
   }
 });
 
-test('issue 15 item 4: /docs sits inside the app when signed in (its navigation and skip link), and stays public', {
+test('/docs sits inside the app when signed in (its navigation and skip link), and stays public', {
   tag: '@any-database',
 }, async ({ page }) => {
   await page.goto('/docs');
@@ -270,7 +268,7 @@ test('issue 15 item 4: /docs sits inside the app when signed in (its navigation 
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
 });
 
-test('issue 15 item 5: axe finds no serious or critical violation on any page, /docs included, in light and dark at 1280 px and 390 px', {
+test('axe finds no serious or critical violation on any page, /docs included, in light and dark at 1280 px and 390 px', {
   tag: '@any-database',
 }, async ({ page }) => {
   test.setTimeout(360_000);
@@ -340,7 +338,7 @@ test('issue 15 item 5: axe finds no serious or critical violation on any page, /
   expect(found).toEqual([]);
 });
 
-test('issue 15 item 5: dark mode follows the system, a toggle overrides it and is remembered, applied before the first paint', {
+test('dark mode follows the system, a toggle overrides it and is remembered, applied before the first paint', {
   tag: '@any-database',
 }, async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
@@ -386,7 +384,7 @@ test('issue 15 item 5: dark mode follows the system, a toggle overrides it and i
   await expect(html).toHaveClass(/\bdark\b/);
 });
 
-test('issue 15 item 4: the notes list keeps its filter and how far it was paged in the URL, across a reload and Back', async ({
+test('the notes list keeps its filter and how far it was paged in the URL, across a reload and Back', async ({
   page,
   baseURL,
 }) => {

@@ -30,7 +30,7 @@ function admin(...args: string[]) {
   });
 }
 
-test('issue 2 Done-when: the first start seeds the embedded database and prints a working key; a server database is never seeded', async ({
+test('the first start seeds the embedded database and prints a working key; a server database is never seeded', async ({
   request,
 }) => {
   const printed = fs.readFileSync(state.serverLog, 'utf8');
@@ -53,7 +53,7 @@ test('issue 2 Done-when: the first start seeds the embedded database and prints 
   }
 });
 
-test('SPEC 2.1, D1, D6: the same notes in Form A and, with X-API-Form: B, in Form B through next start', async ({
+test('the same notes in Form A and, with X-API-Form: B, in Form B through next start', async ({
   request,
 }) => {
   const key = apiKey();
@@ -111,7 +111,7 @@ test('SPEC 2.1, D1, D6: the same notes in Form A and, with X-API-Form: B, in For
   expect(await again.json()).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
 });
 
-test('SPEC 7, D2: errors in each form through next start, never a 500', async ({ request }) => {
+test('errors in each form through next start, never a 500', async ({ request }) => {
   const key = apiKey();
   const cases: [Record<string, string>, string, number, unknown][] = [
     [{}, '/v1/notes', 401, { error: { code: 'invalid_api_key', message: expect.any(String) } }],
@@ -149,7 +149,7 @@ test('SPEC 7, D2: errors in each form through next start, never a 500', async ({
   }
 });
 
-test('issue 2 item 8: the OpenAPI documents of both forms are served', async ({ request }) => {
+test('the OpenAPI documents of both forms are served', async ({ request }) => {
   for (const form of ['A', 'B']) {
     const res = await request.get(`/api/openapi.json?form=${form}`);
     expect(res.status()).toBe(200);
@@ -159,7 +159,7 @@ test('issue 2 item 8: the OpenAPI documents of both forms are served', async ({ 
   }
 });
 
-test('issue 2 item 7, D17: the admin CLI beside the running server: PGlite says it is in use, PostgreSQL just works', async ({
+test('the admin CLI beside the running server: PGlite says it is in use, PostgreSQL just works', async ({
   request,
 }) => {
   const created = admin(

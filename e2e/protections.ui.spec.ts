@@ -26,7 +26,7 @@ async function watchPage(page: Page) {
   return problems;
 }
 
-test('issue 8 item 3: every page, Swagger UI included, runs under its CSP without a single violation', {
+test('every page, Swagger UI included, runs under its CSP without a single violation', {
   tag: '@any-database',
 }, async ({ page }) => {
   const problems = await watchPage(page);
@@ -50,7 +50,7 @@ test('issue 8 item 3: every page, Swagger UI included, runs under its CSP withou
   expect(problems).toEqual([]);
 });
 
-test('issue 8 item 3: another origin cannot frame the settings app (frame-ancestors, X-Frame-Options)', {
+test('another origin cannot frame the settings app (frame-ancestors, X-Frame-Options)', {
   tag: '@any-database',
 }, async ({ page, baseURL }) => {
   await signIn(page);

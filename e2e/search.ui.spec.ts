@@ -14,7 +14,7 @@ async function search(page: Page, q: string) {
   await page.waitForURL(`**/notes?q=*`);
 }
 
-test('issue 13: gibberish gets "No close matches", with the nearest passages folded away, never listed as matches', async ({
+test('gibberish gets "No close matches", with the nearest passages folded away, never listed as matches', async ({
   page,
 }) => {
   await signIn(page);
@@ -29,7 +29,7 @@ test('issue 13: gibberish gets "No close matches", with the nearest passages fol
   await expect(weaker.getByTestId('weak-search-result').first()).toBeVisible();
 });
 
-test('issue 13: a paraphrase finds its meeting first, by meaning', async ({ page }) => {
+test('a paraphrase finds its meeting first, by meaning', async ({ page }) => {
   await signIn(page);
   // The post-mortem says the status page "wasn't updated until 14:27, so customers assumed it was
   // their own setup": only "customers" in common, the rest is meaning.
@@ -40,9 +40,7 @@ test('issue 13: a paraphrase finds its meeting first, by meaning', async ({ page
   await expect(page.getByTestId('no-close-matches')).toHaveCount(0);
 });
 
-test('issue 13: a query over 256 characters gets a friendly message, not the validation text', async ({
-  page,
-}) => {
+test('a query over 256 characters gets a friendly message, not the validation text', async ({ page }) => {
   await signIn(page);
   const long = 'what did we decide about the budget for the next quarter and who owns it '.repeat(5);
   expect(long.trim().length).toBeGreaterThan(256);
@@ -54,7 +52,7 @@ test('issue 13: a query over 256 characters gets a friendly message, not the val
   await expect(page.locator('body')).not.toContainText(/too_big|Too big|at most 256/i);
 });
 
-test('issue 15 item 4: a 300-character search typed in the box is not cut silently: it says how long it is and waits for a shorter one', async ({
+test('a 300-character search typed in the box is not cut silently: it says how long it is and waits for a shorter one', async ({
   page,
 }) => {
   await signIn(page);
@@ -72,10 +70,7 @@ test('issue 15 item 4: a 300-character search typed in the box is not cut silent
   await expect(page.getByRole('button', { name: 'Search', exact: true })).toBeEnabled();
 });
 
-test('issue 13 item 4: twenty results are shown, and "Show more" lists the rest', async ({
-  page,
-  baseURL,
-}) => {
+test('twenty results are shown, and "Show more" lists the rest', async ({ page, baseURL }) => {
   // 24 short meetings on one subject, in the demo account for this test only (deleted after).
   const { apiKey } = demoLogin(state);
   const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };

@@ -110,7 +110,7 @@ async function signUp(baseURL: string, email: string, password: string) {
   expect(res.status, res.text).toBe(200);
 }
 
-test('issue 8 Done-when: four concurrent 100 MB sign-ups are each refused with 413 before their bodies arrive; the server stays up, its memory flat', {
+test('four concurrent 100 MB sign-ups are each refused with 413 before their bodies arrive; the server stays up, its memory flat', {
   tag: '@any-database',
 }, async ({ baseURL, request }) => {
   expect((await request.get('/api/openapi.json')).status()).toBe(200);
@@ -154,7 +154,7 @@ test('issue 8 Done-when: four concurrent 100 MB sign-ups are each refused with 4
   );
 });
 
-test("issue 8: a 100 MB sign-in to next-auth is refused with 413 and a JSON error, the server's memory flat", {
+test("a 100 MB sign-in to next-auth is refused with 413 and a JSON error, the server's memory flat", {
   tag: '@any-database',
 }, async ({ baseURL }) => {
   const before = serverRss();
@@ -179,7 +179,7 @@ test("issue 8: a 100 MB sign-in to next-auth is refused with 413 and a JSON erro
   expect(serverRss() - before).toBeLessThan(100 * MB);
 });
 
-test('issue 8: a forged X-Forwarded-For does not get around the per-address sign-in throttle (50 failures, then 429); other clients are not held up', async ({
+test('a forged X-Forwarded-For does not get around the per-address sign-in throttle (50 failures, then 429); other clients are not held up', async ({
   baseURL,
 }) => {
   const csrf = await csrfPair(baseURL!);
@@ -209,7 +209,7 @@ test('issue 8: a forged X-Forwarded-For does not get around the per-address sign
   );
 });
 
-test('issue 8: after signing in, callbackUrl leads only to this site', async ({ baseURL }) => {
+test('after signing in, callbackUrl leads only to this site', async ({ baseURL }) => {
   const email = `callback-${Date.now()}@e2e.test`;
   const password = 'copper-meadow-lantern-58';
   await signUp(baseURL!, email, password);

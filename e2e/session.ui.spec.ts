@@ -52,10 +52,7 @@ async function newUser(browser: Browser) {
   return { context, page, escaped };
 }
 
-test('issue 8 Done-when: sign up, sign in, sign out, and the old cookie no longer works', async ({
-  browser,
-  request,
-}) => {
+test('sign up, sign in, sign out, and the old cookie no longer works', async ({ browser, request }) => {
   const { context, page } = await newUser(browser);
   const email = `newcomer-${Date.now()}@e2e.test`;
   await signUp(page, email);
@@ -100,7 +97,7 @@ test('issue 8 Done-when: sign up, sign in, sign out, and the old cookie no longe
   await context.close();
 });
 
-test('issue 8: "Sign out everywhere" on the Account page signs out every browser of the account', async ({
+test('"Sign out everywhere" on the Account page signs out every browser of the account', async ({
   browser,
   request,
 }) => {
@@ -133,7 +130,7 @@ test('issue 8: "Sign out everywhere" on the Account page signs out every browser
   await phone.context.close();
 });
 
-test('issue 8: a callbackUrl that leads off the site lands on /notes after signing in', async ({
+test('a callbackUrl that leads off the site lands on /notes after signing in', async ({
   browser,
   baseURL,
 }) => {
@@ -170,7 +167,7 @@ test('issue 8: a callbackUrl that leads off the site lands on /notes after signi
   evil.close();
 });
 
-test('issue 8: after 10 wrong passwords for an email, signing in says to wait, even with the right one', async ({
+test('after 10 wrong passwords for an email, signing in says to wait, even with the right one', async ({
   browser,
 }) => {
   const { context, page } = await newUser(browser);

@@ -21,7 +21,7 @@ async function signIn(page: Page, email: string, password: string) {
 
 test.describe.configure({ mode: 'serial' });
 
-test('issue 5, D15: sign up; the account explains it has no early access, and its key gets 403 from /v1', async ({
+test('sign up; the account explains it has no early access, and its key gets 403 from /v1', async ({
   page,
   request,
 }) => {
@@ -55,7 +55,7 @@ test('issue 5, D15: sign up; the account explains it has no early access, and it
   await page.waitForURL('**/sign-in');
 });
 
-test('issue 5, SPEC 5: create a key, call /v1 with it (200), revoke it (401)', async ({ page, request }) => {
+test('create a key, call /v1 with it (200), revoke it (401)', async ({ page, request }) => {
   const demo = demoLogin(state);
   await signIn(page, demo.email, demo.password);
   await page.goto('/keys');
@@ -91,7 +91,7 @@ test('issue 5, SPEC 5: create a key, call /v1 with it (200), revoke it (401)', a
   );
 });
 
-test('issue 5, SPEC 3.1, 6.5: a webhook endpoint: test event in the log; four failures deactivate it; re-enable; the next event arrives', async ({
+test('a webhook endpoint: test event in the log; four failures deactivate it; re-enable; the next event arrives', async ({
   page,
 }) => {
   const receiver = await startReceiver();
@@ -151,10 +151,7 @@ test('issue 5, SPEC 3.1, 6.5: a webhook endpoint: test event in the log; four fa
   }
 });
 
-test('issue 5, SPEC 4.4: search notes, open the hit at its moment, delete the note', async ({
-  page,
-  request,
-}) => {
+test('search notes, open the hit at its moment, delete the note', async ({ page, request }) => {
   const demo = demoLogin(state);
   await signIn(page, demo.email, demo.password);
   await expect(page.getByTestId('note-row').first()).toBeVisible();
@@ -182,7 +179,7 @@ test('issue 5, SPEC 4.4: search notes, open the hit at its moment, delete the no
   expect(gone.status()).toBe(404);
 });
 
-test('issue 5: the API reference renders both forms; pages fit a phone screen', {
+test('the API reference renders both forms; pages fit a phone screen', {
   tag: '@any-database',
 }, async ({ page }) => {
   await page.goto('/docs');

@@ -56,7 +56,7 @@ async function settle(page: Page) {
   await expect(page.locator('ul[aria-label="Deliveries"][aria-busy="true"]')).toHaveCount(0);
 }
 
-test('issue 12, SPEC 3.1, 6.5, D11: an endpoint owner’s journey: failure, retries, deactivation, re-enable, recover, rotate, edit, details, filters, health', async ({
+test('an endpoint owner’s journey: failure, retries, deactivation, re-enable, recover, rotate, edit, details, filters, health', async ({
   page,
 }) => {
   test.setTimeout(240_000);
@@ -375,7 +375,7 @@ async function endpointWithDeliveries(page: Page): Promise<{ id: string; receive
 test.describe('on a phone', () => {
   test.use({ viewport: PHONE });
 
-  test('issue 12: every settings page fits a 390 px phone screen, the endpoint page with its dialogs open too', {
+  test('every settings page fits a 390 px phone screen, the endpoint page with its dialogs open too', {
     tag: '@any-database',
   }, async ({ page }) => {
     test.setTimeout(180_000);

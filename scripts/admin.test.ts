@@ -151,9 +151,9 @@ async function setupAccount(opts: { earlyAccess?: boolean; form?: 'A' | 'B' } = 
   });
 }
 
-describe('admin CLI (D17)', () => {
+describe('admin CLI', () => {
   it(
-    'D17: account:create --email --plan pro --early-access --form B prints one JSON object {account_id,email,key_id,api_key,form} and the key works',
+    'account:create --email --plan pro --early-access --form B prints one JSON object {account_id,email,key_id,api_key,form} and the key works',
     async () => {
       const address = email('create');
       const out = jsonResult(
@@ -198,7 +198,7 @@ describe('admin CLI (D17)', () => {
   );
 
   it(
-    'D17: account:create with an email that exists already exits non-zero, message on stderr, nothing on stdout',
+    'account:create with an email that exists already exits non-zero, message on stderr, nothing on stdout',
     async () => {
       const existing = await setupAccount();
       const stderr = failure(
@@ -214,7 +214,7 @@ describe('admin CLI (D17)', () => {
   );
 
   it(
-    'D17, D15: account:update --account ID --plan enterprise --daily-limit 500 --early-access false updates the account; its key then gets 403',
+    'account:update --account ID --plan enterprise --daily-limit 500 --early-access false updates the account; its key then gets 403',
     async () => {
       const setup = await setupAccount();
       const out = jsonResult(
@@ -266,7 +266,7 @@ describe('admin CLI (D17)', () => {
   );
 
   it(
-    'D17, D21: key:create --account ID --form A --name ci → {key_id,api_key,form}; with PGlite it is refused ("in use by another process") while another process holds the data folder, and works once that closes',
+    'key:create --account ID --form A --name ci → {key_id,api_key,form}; with PGlite it is refused ("in use by another process") while another process holds the data folder, and works once that closes',
     async () => {
       const setup = await setupAccount();
       const args = ['key:create', '--account', setup.accountId, '--form', 'A', '--name', 'ci'];
@@ -309,7 +309,7 @@ describe('admin CLI (D17)', () => {
   );
 
   it(
-    'D17, SPEC 5.4: key:revoke --key ID → {"key_id","revoked":true}; the key then gets 401 invalid_api_key',
+    'key:revoke --key ID → {"key_id","revoked":true}; the key then gets 401 invalid_api_key',
     async () => {
       const setup = await setupAccount();
       const out = jsonResult(await admin(['key:revoke', '--key', setup.keyId]));
@@ -342,7 +342,7 @@ describe('admin CLI (D17)', () => {
       /UUID/i,
     ],
   ])(
-    'D17: %s exits non-zero with a message on stderr, stdout empty, nothing created',
+    '%s exits non-zero with a message on stderr, stdout empty, nothing created',
     async (_label, args, message, detail) => {
       const before = await withDb(({ db }) => db.select({ id: accounts.id }).from(accounts));
       const stderr = failure(await admin(args));
@@ -358,7 +358,7 @@ describe('admin CLI (D17)', () => {
   );
 
   it(
-    'D17: seed → {account_id,email,password,key_id,api_key} with progress on stderr; its key lists 12 notes on every platform',
+    'seed → {account_id,email,password,key_id,api_key} with progress on stderr; its key lists 12 notes on every platform',
     async () => {
       const run = await admin(['seed']);
       const out = jsonResult(run);

@@ -25,7 +25,7 @@ beforeAll(() => {
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-describe('findBrowser (issue 9)', () => {
+describe('findBrowser', () => {
   it('CHROMIUM_PATH naming a non-executable file is refused, not passed over for a browser that exists', () => {
     const result = findBrowser({
       env: { CHROMIUM_PATH: notExecutable },
@@ -106,7 +106,7 @@ describe('findOnPath (issue 9: openssl)', () => {
   });
 });
 
-describe('planInstall (issue 9)', () => {
+describe('planInstall', () => {
   const need = { packages: ['chromium', 'openssl'], missing: ['a Chromium', 'the openssl command'] };
 
   it('nothing missing: nothing to do', () => {
@@ -165,7 +165,7 @@ describe('planInstall (issue 9)', () => {
   });
 });
 
-describe('scripts/ensure-test-tools.mjs, the first step of npm test (issue 9)', () => {
+describe('scripts/ensure-test-tools.mjs, the first step of npm test', () => {
   const run = (env: Record<string, string>) =>
     spawnSync(process.execPath, ['scripts/ensure-test-tools.mjs'], {
       cwd: ROOT,

@@ -63,7 +63,7 @@ async function withDb<T>(fn: (database: Database) => Promise<T>): Promise<T> {
   }
 }
 
-it('D19: reindex moves the database to another dimension, re-embeds every passage and summary, and resumes', async () => {
+it('reindex moves the database to another dimension, re-embeds every passage and summary, and resumes', async () => {
   const seeded = run('scripts/admin.ts', ['seed']);
   expect(seeded.code, seeded.stderr).toBe(0);
   const { account_id } = JSON.parse(seeded.stdout);

@@ -18,7 +18,7 @@ function envError(source: Record<string, string | undefined>): EnvError {
 }
 
 describe('parseEnv (D21 configuration)', () => {
-  it('D21, D11, D20: defaults with an empty environment', () => {
+  it('defaults with an empty environment', () => {
     const env = parseEnv({});
     expect(env).toMatchObject({
       DATA_DIR: './.data',
@@ -34,7 +34,7 @@ describe('parseEnv (D21 configuration)', () => {
     expect(env.CRON_SECRET).toBeUndefined();
   });
 
-  it('D21: explicit settings are read', () => {
+  it('explicit settings are read', () => {
     expect(
       parseEnv({
         DATABASE_URL: 'postgres://u:p@db.example.com:5432/notes',
@@ -71,26 +71,23 @@ describe('parseEnv (D21 configuration)', () => {
     ['a trailing comma', '30,300,1800,'],
     ['units', '30s,5m,30m'],
     ['semicolons', '30;300;1800'],
-  ])('D11: WEBHOOK_RETRY_DELAYS must be exactly three integers: refuses %s (%s)', (_label, value) => {
+  ])('WEBHOOK_RETRY_DELAYS must be exactly three integers: refuses %s (%s)', (_label, value) => {
     const err = envError({ WEBHOOK_RETRY_DELAYS: value });
     expect(err.message).toContain('WEBHOOK_RETRY_DELAYS');
     expect(err.problems.length).toBe(1);
   });
 
-  it.each(['true', '1'])(
-    'D12: WEBHOOK_ALLOW_PRIVATE_URLS=%s is refused with VERCEL_ENV=production',
-    (value) => {
-      const err = envError({
-        WEBHOOK_ALLOW_PRIVATE_URLS: value,
-        VERCEL_ENV: 'production',
-        CRON_SECRET: 's3cret',
-      });
-      expect(err.message).toContain('WEBHOOK_ALLOW_PRIVATE_URLS');
-      expect(err.message).toContain('VERCEL_ENV');
-    },
-  );
+  it.each(['true', '1'])('WEBHOOK_ALLOW_PRIVATE_URLS=%s is refused with VERCEL_ENV=production', (value) => {
+    const err = envError({
+      WEBHOOK_ALLOW_PRIVATE_URLS: value,
+      VERCEL_ENV: 'production',
+      CRON_SECRET: 's3cret',
+    });
+    expect(err.message).toContain('WEBHOOK_ALLOW_PRIVATE_URLS');
+    expect(err.message).toContain('VERCEL_ENV');
+  });
 
-  it('D12: WEBHOOK_ALLOW_PRIVATE_URLS=true is accepted outside production', () => {
+  it('WEBHOOK_ALLOW_PRIVATE_URLS=true is accepted outside production', () => {
     expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }).WEBHOOK_ALLOW_PRIVATE_URLS).toBe(true);
     expect(
       parseEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', VERCEL_ENV: 'preview' }).WEBHOOK_ALLOW_PRIVATE_URLS,
@@ -110,12 +107,12 @@ describe('parseEnv (D21 configuration)', () => {
     ['unset', undefined],
     ['empty', ''],
     ['blank', '   '],
-  ])('D20: VERCEL_ENV=production without CRON_SECRET (%s) is refused', (_label, secret) => {
+  ])('VERCEL_ENV=production without CRON_SECRET (%s) is refused', (_label, secret) => {
     const err = envError({ VERCEL_ENV: 'production', CRON_SECRET: secret });
     expect(err.message).toContain('CRON_SECRET');
   });
 
-  it('D20: VERCEL_ENV=production with CRON_SECRET starts; CRON_SECRET is optional elsewhere', () => {
+  it('VERCEL_ENV=production with CRON_SECRET starts; CRON_SECRET is optional elsewhere', () => {
     expect(
       parseEnv({ VERCEL_ENV: 'production', CRON_SECRET: 's3cret', SECRETS_KEY: KEY, SMTP_URL: SMTP })
         .CRON_SECRET,
@@ -167,7 +164,7 @@ describe('parseEnv (D21 configuration)', () => {
     ['sqlite path', 'file:./notes.db'],
     ['no scheme', 'localhost:5432/notes'],
     ['http', 'http://localhost:5432/notes'],
-  ])('D21: DATABASE_URL with a bad scheme (%s) is refused', (_label, url) => {
+  ])('DATABASE_URL with a bad scheme (%s) is refused', (_label, url) => {
     const err = envError({ DATABASE_URL: url });
     expect(err.message).toContain('DATABASE_URL');
   });
@@ -179,7 +176,7 @@ describe('parseEnv (D21 configuration)', () => {
     ['WORKER_INTERVAL_MS', 'soon'],
     ['WORKER', 'maybe'],
     ['WEBHOOK_ALLOW_PRIVATE_URLS', 'yes please'],
-  ])('D21: a bad %s (%s) is refused with a message naming the variable', (name, value) => {
+  ])('a bad %s (%s) is refused with a message naming the variable', (name, value) => {
     const err = envError({ [name]: value });
     expect(err.message).toContain(name);
   });

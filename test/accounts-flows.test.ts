@@ -100,8 +100,8 @@ async function operatorSession() {
   return session;
 }
 
-describe('issue 15 item 1: the address is verified by an emailed, single-use, expiring link', () => {
-  it('issue 15: sign-up emails a verification link by SMTP; the account signs in unverified and says so; the link verifies it once', async () => {
+describe('the address is verified by an emailed, single-use, expiring link', () => {
+  it('sign-up emails a verification link by SMTP; the account signs in unverified and says so; the link verifies it once', async () => {
     const { email, session, account } = await signedUp('verify');
     expect(await accountEmailVerified(app.db, account.id)).toBe(false);
     const before = await session.query('account.get');
@@ -132,7 +132,7 @@ describe('issue 15 item 1: the address is verified by an emailed, single-use, ex
     );
   });
 
-  it('issue 15: an expired link, a made-up token, a tampered one and an over-long one are refused alike, and verify nothing', async () => {
+  it('an expired link, a made-up token, a tampered one and an over-long one are refused alike, and verify nothing', async () => {
     const { email, account } = await signedUp('expired');
     const token = tokenOf(linkIn(await lastMailTo(email, 'Welcome to Meeting Notes'), '/verify-email'));
     const tampered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
@@ -159,7 +159,7 @@ describe('issue 15 item 1: the address is verified by an emailed, single-use, ex
     expect(await accountEmailVerified(app.db, account.id)).toBe(false);
   });
 
-  it('issue 15: "send the link again" mails a new link and the earlier one stops working; a verified account is told it is verified', async () => {
+  it('"send the link again" mails a new link and the earlier one stops working; a verified account is told it is verified', async () => {
     const { email, session, account } = await signedUp('resend');
     const first = tokenOf(linkIn(await lastMailTo(email, 'Welcome to Meeting Notes'), '/verify-email'));
     const resent = await session.mutate('account.resendVerification');
@@ -180,7 +180,7 @@ describe('issue 15 item 1: the address is verified by an emailed, single-use, ex
     expect(await browser().mutate('account.resendVerification')).toMatchObject({ status: 401 });
   });
 
-  it('issue 15: sending the link again is limited to 5 an hour per account, with a message to wait', async () => {
+  it('sending the link again is limited to 5 an hour per account, with a message to wait', async () => {
     const { session, account } = await signedUp('resend-flood');
     for (let i = 0; i < 5; i++) expect((await session.mutate('account.resendVerification')).status).toBe(200);
     const sixth = await session.mutate('account.resendVerification');
@@ -192,7 +192,7 @@ describe('issue 15 item 1: the address is verified by an emailed, single-use, ex
     expect(sent).toHaveLength(6); // the welcome and five links
   });
 
-  it('issue 15: accounts made by an operator (CLI, console) or an OAuth provider count as verified; sign-ups do not', async () => {
+  it('accounts made by an operator (CLI, console) or an OAuth provider count as verified; sign-ups do not', async () => {
     const made = await createAccount(app.db, { email: uniqueEmail('cli') });
     expect(await accountEmailVerified(app.db, made.id)).toBe(true);
     const { account } = await signedUp('self');
@@ -201,8 +201,8 @@ describe('issue 15 item 1: the address is verified by an emailed, single-use, ex
   });
 });
 
-describe('issue 15 item 1: forgot password', () => {
-  it('issue 15: forgot password → the emailed link → a new password: every session ends, the old password stops working, the link works once', async () => {
+describe('forgot password', () => {
+  it('forgot password → the emailed link → a new password: every session ends, the old password stops working, the link works once', async () => {
     const { email, session, account } = await signedUp('reset');
     const other = browser();
     expect((await other.signIn(email, PASSWORD)).status).toBe(200);
@@ -253,7 +253,7 @@ describe('issue 15 item 1: forgot password', () => {
     expect((await fresh.query('account.get')).status).toBe(200);
   });
 
-  it('issue 15: an address without an account gets the same answer and no email; an expired reset link is refused', async () => {
+  it('an address without an account gets the same answer and no email; an expired reset link is refused', async () => {
     const nobody = uniqueEmail('nobody');
     const res = await browser().mutate('account.requestPasswordReset', { email: nobody });
     expect(res.status).toBe(200);
@@ -287,7 +287,7 @@ describe('issue 15 item 1: forgot password', () => {
     expect(malformed.json.error.message).toBe('Enter a valid email address');
   });
 
-  it('issue 15: reset requests are limited to 5 an hour per address, with a message to wait', async () => {
+  it('reset requests are limited to 5 an hour per address, with a message to wait', async () => {
     const { email, account } = await signedUp('reset-flood');
     const from = browser();
     for (let i = 0; i < 5; i++)
@@ -304,8 +304,8 @@ describe('issue 15 item 1: forgot password', () => {
   });
 });
 
-describe('issue 15 item 2: early access as a flow, and the operator console', () => {
-  it('issue 15: request early access → the operators are emailed once → an operator grants it → the first /v1 call succeeds; the grant is in the audit log with who and when', async () => {
+describe('early access as a flow, and the operator console', () => {
+  it('request early access → the operators are emailed once → an operator grants it → the first /v1 call succeeds; the grant is in the audit log with who and when', async () => {
     const unverified = await signedUp('early-unverified');
     const refused = await unverified.session.mutate('account.requestEarlyAccess');
     expect(refused.status).toBe(403);
@@ -406,7 +406,7 @@ describe('issue 15 item 2: early access as a flow, and the operator console', ()
     expect((await app.request('/v1/notes', { key: apiKey })).status).toBe(403);
   });
 
-  it('issue 15: plan and daily limit changes are validated, applied and audited; bad input changes nothing', async () => {
+  it('plan and daily limit changes are validated, applied and audited; bad input changes nothing', async () => {
     const operator = await operatorSession();
     const { account } = await verified('plan');
     for (const [input, message] of [
@@ -448,7 +448,7 @@ describe('issue 15 item 2: early access as a flow, and the operator console', ()
     expect(cleared.json.result.data).toMatchObject({ dailyLimit: null, recorded: ['daily_limit.change'] });
   });
 
-  it('issue 15: what the admin CLI does is in the console: create an account with its key, create and revoke keys, each audited', async () => {
+  it('what the admin CLI does is in the console: create an account with its key, create and revoke keys, each audited', async () => {
     const operator = await operatorSession();
     const email = uniqueEmail('console-made');
     const created = await operator.mutate('admin.createAccount', {
@@ -495,7 +495,7 @@ describe('issue 15 item 2: early access as a flow, and the operator console', ()
     );
   });
 
-  it('issue 15: the console is for verified ADMIN_EMAILS addresses only: others get 403, signed-out 401, and change nothing', async () => {
+  it('the console is for verified ADMIN_EMAILS addresses only: others get 403, signed-out 401, and change nothing', async () => {
     const { session, account } = await verified('not-operator');
     for (const [path, input, kind] of [
       ['admin.accounts', undefined, 'query'],

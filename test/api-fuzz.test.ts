@@ -480,7 +480,7 @@ async function check(req: Req) {
   }
 }
 
-describe('issue 8 item 2, D2: property-based test of /v1 (both forms) and the recorder API', () => {
+describe('property-based test of /v1 (both forms) and the recorder API', () => {
   afterAll(() => {
     const counts = [...seen].sort(([a], [b]) => a.localeCompare(b));
     console.log(`api-fuzz answers: ${counts.map(([k, n]) => `${k}×${n}`).join(', ')}`);
@@ -495,7 +495,7 @@ describe('issue 8 item 2, D2: property-based test of /v1 (both forms) and the re
     expect(reached('recorder', [200])).toBe(true);
   });
 
-  it(`issue 8 item 2, D2, SPEC 7: fixed seed ${FIXED_SEED}: no 5xx, every error in its surface's shape, X-Request-Id and no-store on every answer`, async () => {
+  it(`fixed seed ${FIXED_SEED}: no 5xx, every error in its surface's shape, X-Request-Id and no-store on every answer`, async () => {
     await fc.assert(fc.asyncProperty(REQUEST, check), {
       seed: FIXED_SEED,
       numRuns: RUNS_PER_SEED,
@@ -503,7 +503,7 @@ describe('issue 8 item 2, D2: property-based test of /v1 (both forms) and the re
     });
   }, 180_000);
 
-  it('issue 8 item 2, D2, SPEC 7: a random seed (printed; replay with FUZZ_SEED=<seed>): the same properties', async () => {
+  it('a random seed (printed; replay with FUZZ_SEED=<seed>): the same properties', async () => {
     const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
     console.log(
       `api-fuzz random seed: ${seed} (replay: FUZZ_SEED=${seed} npx vitest run test/api-fuzz.test.ts)`,

@@ -42,8 +42,8 @@ async function accountWithKeys(more: number) {
   return created;
 }
 
-describe('D22: at most 20 active API keys per account', () => {
-  it('D22: the 20th key is created, the 21st refused with a clear conflict; revoking one makes room again', async () => {
+describe('at most 20 active API keys per account', () => {
+  it('the 20th key is created, the 21st refused with a clear conflict; revoking one makes room again', async () => {
     expect(MAX_ACTIVE_API_KEYS).toBe(20);
     const { account } = await accountWithKeys(18);
     const twentieth = await createApiKey(app.db, { accountId: account.id, form: 'B', name: 'twentieth' });
@@ -63,14 +63,14 @@ describe('D22: at most 20 active API keys per account', () => {
     expect(await activeKeys(account.id)).toBe(20);
   });
 
-  it('D22: the cap is per account: another account creates keys as usual', async () => {
+  it('the cap is per account: another account creates keys as usual', async () => {
     await accountWithKeys(19);
     const other = await app.createAccount();
     await createApiKey(app.db, { accountId: other.account.id });
     expect(await activeKeys(other.account.id)).toBe(2);
   });
 
-  it('D22: 30 concurrent creations on an account with one key make exactly 19 keys; the other 11 get the cap message', async () => {
+  it('30 concurrent creations on an account with one key make exactly 19 keys; the other 11 get the cap message', async () => {
     const { account } = await app.createAccount();
     const results = await Promise.allSettled(
       Array.from({ length: 30 }, (_, i) =>
@@ -86,7 +86,7 @@ describe('D22: at most 20 active API keys per account', () => {
     expect(await activeKeys(account.id)).toBe(20);
   });
 
-  it("D22: the settings app's keys.create surfaces the message as a CONFLICT", async () => {
+  it("the settings app's keys.create surfaces the message as a CONFLICT", async () => {
     const { account } = await accountWithKeys(19);
     const ui = createCaller({
       db: app.db,
@@ -103,7 +103,7 @@ describe('D22: at most 20 active API keys per account', () => {
     expect(await activeKeys(account.id)).toBe(20);
   });
 
-  it('D22, issue 8 (c): a key name with a NUL character is refused before anything is stored', async () => {
+  it('a key name with a NUL character is refused before anything is stored', async () => {
     const { account } = await app.createAccount();
     const err = await createApiKey(app.db, { accountId: account.id, name: 'bad\u0000name' }).catch(
       (e: unknown) => e,
@@ -116,8 +116,8 @@ describe('D22: at most 20 active API keys per account', () => {
   });
 });
 
-describe('D17, D22: the admin CLI refuses a 21st key with the message', () => {
-  it('D17, D22: key:create on an account with 20 keys exits non-zero, prints the cap message on stderr and nothing on stdout', async () => {
+describe('the admin CLI refuses a 21st key with the message', () => {
+  it('key:create on an account with 20 keys exits non-zero, prints the cap message on stderr and nothing on stdout', async () => {
     const serverUrl = process.env.TEST_DATABASE_URL;
     let env: Record<string, string>;
     let cleanup: () => Promise<void>;

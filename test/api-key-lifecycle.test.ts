@@ -83,8 +83,8 @@ const listed = async (session: BrowserSession) => {
 const revokedAt = async (id: string) =>
   (await app.db.select({ at: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.id, id)))[0]?.at;
 
-describe('issue 15 item 3: rolling a key with an overlap', () => {
-  it('issue 15 item 3, D15: during a 1-hour overlap both keys answer 200; after it the old key gets 401 (in both forms and on the recorder API), the new one 200', async () => {
+describe('rolling a key with an overlap', () => {
+  it('during a 1-hour overlap both keys answer 200; after it the old key gets 401 (in both forms and on the recorder API), the new one 200', async () => {
     clock = Date.now();
     const { account, key: oldKey, keyId } = await app.createAccount();
     expect(await status(oldKey)).toBe(200);
@@ -126,7 +126,7 @@ describe('issue 15 item 3: rolling a key with an overlap', () => {
     clock = Date.now();
   });
 
-  it('issue 15 item 3: overlap 0 revokes the old key at once; a key is rolled once, then its replacement is the one to roll', async () => {
+  it('overlap 0 revokes the old key at once; a key is rolled once, then its replacement is the one to roll', async () => {
     clock = Date.now();
     const { account, key: oldKey, keyId } = await app.createAccount({ form: 'B' });
     const rolled = await ui(account.id).keys.roll({ id: keyId, overlapSeconds: 0 });
@@ -146,7 +146,7 @@ describe('issue 15 item 3: rolling a key with an overlap', () => {
     expect(await status(again.plaintext)).toBe(200);
   });
 
-  it('issue 15 item 3: an overlap outside 0..7 days, a key of another account or an unknown id is refused and changes nothing', async () => {
+  it('an overlap outside 0..7 days, a key of another account or an unknown id is refused and changes nothing', async () => {
     const { account, keyId } = await app.createAccount();
     const other = await app.createAccount();
     for (const overlapSeconds of [-1, 604_801, 1.5, Number.MAX_SAFE_INTEGER])
@@ -161,7 +161,7 @@ describe('issue 15 item 3: rolling a key with an overlap', () => {
     expect(await app.db.select().from(apiKeys).where(eq(apiKeys.accountId, account.id))).toHaveLength(1);
   });
 
-  it('issue 15 item 3, D22: keys in their overlap count towards the 20; at the cap a key rolls only with no overlap', async () => {
+  it('keys in their overlap count towards the 20; at the cap a key rolls only with no overlap', async () => {
     const { account, keyId } = await app.createAccount();
     for (let i = 1; i < MAX_ACTIVE_API_KEYS; i++)
       await createApiKey(app.db, { accountId: account.id, name: `k${i}` });
@@ -176,8 +176,8 @@ describe('issue 15 item 3: rolling a key with an overlap', () => {
   });
 });
 
-describe('issue 15 item 3: expiry, rename and usage', () => {
-  it('issue 15 item 3: a key created with an expiry works until then and answers 401 after; it leaves the list and frees its place under D22', async () => {
+describe('expiry, rename and usage', () => {
+  it('a key created with an expiry works until then and answers 401 after; it leaves the list and frees its place under D22', async () => {
     clock = Date.now();
     const { account } = await app.createAccount();
     const expiresAt = new Date(Date.now() + 2 * HOUR).toISOString();
@@ -206,7 +206,7 @@ describe('issue 15 item 3: expiry, rename and usage', () => {
     expect(active?.n).toBe(2);
   });
 
-  it('issue 15 item 3: an expiry in the past, now, more than 3 years away or not a date is refused (400) and creates nothing', async () => {
+  it('an expiry in the past, now, more than 3 years away or not a date is refused (400) and creates nothing', async () => {
     const { account } = await app.createAccount();
     for (const expiresAt of [
       new Date(Date.now() - 1000).toISOString(),
@@ -218,7 +218,7 @@ describe('issue 15 item 3: expiry, rename and usage', () => {
     expect(await ui(account.id).keys.list()).toHaveLength(1);
   });
 
-  it('issue 15 item 3: rename changes the name only (the key keeps working); blank, over-long or another account’s key is refused', async () => {
+  it('rename changes the name only (the key keeps working); blank, over-long or another account’s key is refused', async () => {
     const { account, key, keyId } = await app.createAccount();
     const other = await app.createAccount();
     const renamed = await ui(account.id).keys.rename({ id: keyId, name: '  Production server  ' });
@@ -232,7 +232,7 @@ describe('issue 15 item 3: expiry, rename and usage', () => {
     expect((await ui(account.id).keys.list())[0]?.name).toBe('Production server');
   });
 
-  it('issue 15 item 3: usage counts every request made with the key per UTC day and this minute (refused ones too), for that key only; 7 days charted oldest first', async () => {
+  it('usage counts every request made with the key per UTC day and this minute (refused ones too), for that key only; 7 days charted oldest first', async () => {
     // Noon UTC, so the minutes below stay within one day.
     const noon = new Date();
     noon.setUTCHours(12, 0, 5, 0);
@@ -264,7 +264,7 @@ describe('issue 15 item 3: expiry, rename and usage', () => {
     clock = Date.now();
   });
 
-  it('issue 15 item 3: Form B requests refused by the 100-a-minute limit still count as the key’s requests', async () => {
+  it('Form B requests refused by the 100-a-minute limit still count as the key’s requests', async () => {
     const minute = new Date();
     minute.setUTCHours(12, 30, 1, 0);
     clock = minute.getTime();
@@ -279,7 +279,7 @@ describe('issue 15 item 3: expiry, rename and usage', () => {
     clock = Date.now();
   });
 
-  it(`issue 15 item 3: a key starting a new day prunes its own days older than ${KEY_USAGE_RETENTION_DAYS}, no one else's`, async () => {
+  it(`a key starting a new day prunes its own days older than ${KEY_USAGE_RETENTION_DAYS}, no one else's`, async () => {
     clock = Date.now();
     const { key, keyId } = await app.createAccount();
     const other = await app.createAccount();

@@ -86,8 +86,8 @@ function expect500(res: Awaited<ReturnType<TestApp['request']>>) {
   return requestId;
 }
 
-describe('issue 8 item 6: a failed request logs one JSON line with its request id and no user content', () => {
-  it('issue 8 item 6: a transcript the database refuses → 500 in shape, one log line naming the request id, the SQLSTATE and constraint, no transcript text or parameters', async () => {
+describe('a failed request logs one JSON line with its request id and no user content', () => {
+  it('a transcript the database refuses → 500 in shape, one log line naming the request id, the SQLSTATE and constraint, no transcript text or parameters', async () => {
     const id = (await post('/api/recorder/meetings', { title: 'Weekly', platform: 'zoom' })).json.id;
     output.length = 0;
     const res = await post(`/api/recorder/meetings/${id}/transcript`, {
@@ -119,7 +119,7 @@ describe('issue 8 item 6: a failed request logs one JSON line with its request i
     expect(lines[0]).not.toContain('Failing row');
   });
 
-  it('issue 8 item 6: a meeting whose title the database refuses → one line, no title', async () => {
+  it('a meeting whose title the database refuses → one line, no title', async () => {
     const res = await post('/api/recorder/meetings', { title: `Board ${SECRET}`, platform: 'zoom' });
     const requestId = expect500(res);
     const entries = logLines();
@@ -128,7 +128,7 @@ describe('issue 8 item 6: a failed request logs one JSON line with its request i
     expect(lines.join('\n')).not.toContain('Board');
   });
 
-  it('issue 8 item 6: a /v1 failure (webhook URL refused by the database) → Form A 500, one line, no URL', async () => {
+  it('a /v1 failure (webhook URL refused by the database) → Form A 500, one line, no URL', async () => {
     const { key: keyWithHooks } = await app.createAccount();
     output.length = 0;
     const res = await app.request('/v1/webhooks', {
@@ -141,7 +141,7 @@ describe('issue 8 item 6: a failed request logs one JSON line with its request i
     expect(lines.join('\n')).not.toContain('secret-host');
   });
 
-  it('issue 8 item 6: bad input (4xx) writes no log line at all, in either surface', async () => {
+  it('bad input (4xx) writes no log line at all, in either surface', async () => {
     await app.request('/v1/notes?limit=abc', { key });
     await app.request('/v1/notes/%FF', { key });
     await post('/api/recorder/meetings', { title: 'x\u0000y', platform: 'zoom' });

@@ -8,7 +8,7 @@ import { areaCycles, productionImports } from './import-graph';
 const edges = productionImports();
 const under = (dir: string) => (file: string) => file.startsWith(`${dir}${path.sep}`) || file === dir;
 
-describe('the import picture (issue 10)', () => {
+describe('the import picture', () => {
   it('reads the tree: it sees the imports it is meant to judge', () => {
     expect(edges.length).toBeGreaterThan(300);
     expect(edges.some((e) => e.from === path.join('server', 'rest', 'v1-handler.ts'))).toBe(true);

@@ -112,11 +112,11 @@ const HEADER_FORMS: { header?: string; form: Form }[] = [
   { header: 'B', form: 'B' },
 ];
 
-describe('SPEC 5.4, D1: 401 for a missing, invalid or revoked key', () => {
+describe('401 for a missing, invalid or revoked key', () => {
   for (const cred of CREDENTIALS) {
     for (const hf of HEADER_FORMS) {
       const label = hf.header === undefined ? 'no X-API-Form' : `X-API-Form: ${hf.header}`;
-      it(`SPEC 5.4, D1: ${cred.what}, ${label} -> 401 in Form ${hf.form} (the key's own form is B)`, async () => {
+      it(`${cred.what}, ${label} -> 401 in Form ${hf.form} (the key's own form is B)`, async () => {
         // The credentials are derived from a Form B key, so a Form A 401 shows that the key's
         // form plays no part in a 401 (D1: the header's form, otherwise Form A).
         const { key, keyId } = await app.createAccount({ form: 'B' });
@@ -142,27 +142,24 @@ describe('SPEC 5.4, D1: 401 for a missing, invalid or revoked key', () => {
     }
   }
 
-  it.each(['A', 'B'] as const)(
-    'SPEC 5.3, D15: revocation takes effect on the next request (Form %s key)',
-    async (form) => {
-      const { account, key, keyId } = await app.createAccount({ form });
-      const other = await createApiKey(app.db, { accountId: account.id, form });
-      const before = await app.request('/v1/notes', { key });
-      expect(before.status).toBe(200);
-      await revokeApiKey(app.db, keyId);
-      const after = await app.request('/v1/notes', { key });
-      expectError(after, 'A', 401, 'invalid_api_key');
-      const afterB = await app.request('/v1/notes', { key, form: 'B' });
-      expectError(afterB, 'B', 401, 'invalid_api_key');
-      // Only that key is revoked: the account's other key still works.
-      const sibling = await app.request('/v1/notes', { key: other.plaintext });
-      expect(sibling.status).toBe(200);
-      expect(sibling.json).toEqual({ data: [], next_cursor: null, has_more: false });
-    },
-  );
+  it.each(['A', 'B'] as const)('revocation takes effect on the next request (Form %s key)', async (form) => {
+    const { account, key, keyId } = await app.createAccount({ form });
+    const other = await createApiKey(app.db, { accountId: account.id, form });
+    const before = await app.request('/v1/notes', { key });
+    expect(before.status).toBe(200);
+    await revokeApiKey(app.db, keyId);
+    const after = await app.request('/v1/notes', { key });
+    expectError(after, 'A', 401, 'invalid_api_key');
+    const afterB = await app.request('/v1/notes', { key, form: 'B' });
+    expectError(afterB, 'B', 401, 'invalid_api_key');
+    // Only that key is revoked: the account's other key still works.
+    const sibling = await app.request('/v1/notes', { key: other.plaintext });
+    expect(sibling.status).toBe(200);
+    expect(sibling.json).toEqual({ data: [], next_cursor: null, has_more: false });
+  });
 
   it.each(['bearer', 'BEARER', 'Bearer'])(
-    'SPEC 5.1: the Bearer scheme is accepted in any case ("%s")',
+    'the Bearer scheme is accepted in any case ("%s")',
     async (scheme) => {
       const { key } = await app.createAccount();
       const res = await app.request('/v1/notes', { headers: { authorization: `${scheme} ${key}` } });
@@ -177,11 +174,11 @@ describe('SPEC 5.4, D1: 401 for a missing, invalid or revoked key', () => {
 // D1: an invalid X-API-Form is a Form A 400, even with a valid key
 // ---------------------------------------------------------------------------------------------
 
-describe('D1: X-API-Form values other than A or B', () => {
+describe('X-API-Form values other than A or B', () => {
   const BAD = ['C', '', 'AB', 'Form A', '1', 'a,b'];
   for (const value of BAD) {
     for (const keyForm of ['A', 'B'] as const) {
-      it(`D1: X-API-Form: ${JSON.stringify(value)} -> 400 Form A invalid_request, valid Form ${keyForm} key`, async () => {
+      it(`X-API-Form: ${JSON.stringify(value)} -> 400 Form A invalid_request, valid Form ${keyForm} key`, async () => {
         const { key } = await app.createAccount({ form: keyForm });
         const noteId = await app.recordNote(key);
         for (const [method, path] of [
@@ -210,9 +207,9 @@ const VARIANTS: { name: string; keyForm: Form; header?: string; form: Form }[] =
   { name: 'Form B key + X-API-Form: a', keyForm: 'B', header: 'a', form: 'A' },
 ];
 
-describe('D15, SPEC 5.5: no early access', () => {
+describe('no early access', () => {
   for (const v of VARIANTS) {
-    it(`D15, D2: 403 on every /v1 path, known or unknown [${v.name}] -> Form ${v.form}`, async () => {
+    it(`403 on every /v1 path, known or unknown [${v.name}] -> Form ${v.form}`, async () => {
       const { key } = await app.createAccount({ form: v.keyForm, earlyAccess: false });
       const noteId = await app.recordNote(key);
       const requests: [string, string, unknown?][] = [
@@ -240,9 +237,9 @@ describe('D15, SPEC 5.5: no early access', () => {
 // SPEC 5.2, SPEC 4.2: another account's note is not found
 // ---------------------------------------------------------------------------------------------
 
-describe('SPEC 5.2: keys are scoped to one account', () => {
+describe('keys are scoped to one account', () => {
   for (const v of VARIANTS) {
-    it(`SPEC 5.2, SPEC 4.2, D2: another account's note is 404 for GET and DELETE and stays [${v.name}] -> Form ${v.form}`, async () => {
+    it(`another account's note is 404 for GET and DELETE and stays [${v.name}] -> Form ${v.form}`, async () => {
       const owner = await app.createAccount({ form: 'A' });
       const noteId = await app.recordNote(owner.key);
       const stranger = await app.createAccount({ form: v.keyForm });
@@ -276,9 +273,9 @@ describe('SPEC 5.2: keys are scoped to one account', () => {
 // D1: the key's form decides, the header overrides it both ways
 // ---------------------------------------------------------------------------------------------
 
-describe('D1: selecting the form', () => {
+describe('selecting the form', () => {
   for (const v of VARIANTS) {
-    it(`D1, SPEC 2.1: responses and errors use the request's form [${v.name}] -> Form ${v.form}`, async () => {
+    it(`responses and errors use the request's form [${v.name}] -> Form ${v.form}`, async () => {
       const { key } = await app.createAccount({ form: v.keyForm });
       const noteId = await app.recordNote(key);
 
@@ -321,8 +318,8 @@ describe('D1: selecting the form', () => {
 // D15: how keys are kept
 // ---------------------------------------------------------------------------------------------
 
-describe('D15: API keys', () => {
-  it.each(['A', 'B'] as const)('D15: last_used_at is recorded when a Form %s key is used', async (form) => {
+describe('API keys', () => {
+  it.each(['A', 'B'] as const)('last_used_at is recorded when a Form %s key is used', async (form) => {
     const { key, keyId } = await app.createAccount({ form });
     const [fresh] = await app.db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
     expect(fresh!.lastUsedAt).toBeNull();
@@ -338,7 +335,7 @@ describe('D15: API keys', () => {
     expect(used!.lastUsedAt!.getTime()).toBeLessThanOrEqual(t1);
   });
 
-  it('D15: a failed request with an unknown key records no use of any key', async () => {
+  it('a failed request with an unknown key records no use of any key', async () => {
     const { key, keyId } = await app.createAccount();
     const res = await app.request('/v1/notes', { key: unknownKeyLike(key) });
     expect(res.status).toBe(401);
@@ -347,7 +344,7 @@ describe('D15: API keys', () => {
   });
 
   it.each(['A', 'B'] as const)(
-    'D15, SPEC 5.3: a Form %s key is stored only as a SHA-256 hex hash, a prefix and the last four characters',
+    'a Form %s key is stored only as a SHA-256 hex hash, a prefix and the last four characters',
     async (form) => {
       const { key, keyId } = await app.createAccount({ form });
       // Use the key a little, so that anything written per request is in the database as well.

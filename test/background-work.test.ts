@@ -25,7 +25,7 @@ const SEGMENTS = [
   },
 ];
 
-describe('cron route (D20)', () => {
+describe('cron route', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp({ env: { CRON_SECRET: 'cron-secret-for-tests' } });
@@ -36,7 +36,7 @@ describe('cron route (D20)', () => {
     ['no Authorization', {}],
     ['a wrong secret', { authorization: 'Bearer nope' }],
     ['the secret without Bearer', { authorization: 'cron-secret-for-tests' }],
-  ])('D20: with CRON_SECRET set, a request with %s gets 401', async (_name, headers) => {
+  ])('with CRON_SECRET set, a request with %s gets 401', async (_name, headers) => {
     for (const method of ['GET', 'POST']) {
       const res = await app.request('/api/cron/dispatch', { method, headers });
       expect(res.status).toBe(401);
@@ -44,7 +44,7 @@ describe('cron route (D20)', () => {
     }
   });
 
-  it('D20, D18: the cron route runs due work (a summary) and answers JSON counts, for GET and POST', async () => {
+  it('the cron route runs due work (a summary) and answers JSON counts, for GET and POST', async () => {
     const { key } = await app.createAccount();
     const created = await app.request('/api/recorder/meetings', {
       method: 'POST',
@@ -100,7 +100,7 @@ describe('job queue', () => {
     return { key, accountId: account.id, id };
   }
 
-  it('D20: four dispatchers claiming at once take disjoint jobs, and every job is taken once', async () => {
+  it('four dispatchers claiming at once take disjoint jobs, and every job is taken once', async () => {
     const { accountId, id } = await meetingWithTranscript();
     for (let i = 0; i < 100; i++)
       await enqueueJob(app.db, { kind: 'embed_summary', accountId, meetingId: id });
@@ -112,7 +112,7 @@ describe('job queue', () => {
     await app.db.delete(jobs).where(eq(jobs.meetingId, id));
   });
 
-  it('D20: a job whose dispatcher died is taken over once its lease expires, and not before', async () => {
+  it('a job whose dispatcher died is taken over once its lease expires, and not before', async () => {
     const { accountId, id } = await meetingWithTranscript();
     await enqueueJob(app.db, { kind: 'embed_summary', accountId, meetingId: id });
     const [first] = await claimJobs(app.db, 10, { leaseMs: 60_000 });
@@ -128,7 +128,7 @@ describe('job queue', () => {
     await app.db.delete(jobs).where(eq(jobs.id, first!.id));
   });
 
-  it('D20: a failing job is retried later with backoff and given up after MAX_JOB_ATTEMPTS, keeping its error', async () => {
+  it('a failing job is retried later with backoff and given up after MAX_JOB_ATTEMPTS, keeping its error', async () => {
     const { accountId, id } = await meetingWithTranscript();
     await enqueueJob(app.db, { kind: 'summarize', accountId, meetingId: id });
     const [job] = await claimJobs(app.db, 1);
@@ -149,7 +149,7 @@ describe('job queue', () => {
     expect(await claimJobs(app.db, 1)).toEqual([]);
   });
 
-  it('issue 2 item 3, SPEC 3.2: deleting a note deletes its passages and its queued work at once', async () => {
+  it('deleting a note deletes its passages and its queued work at once', async () => {
     const { key, accountId, id } = await meetingWithTranscript();
     await enqueueJob(app.db, { kind: 'summarize', accountId, meetingId: id });
     expect((await app.db.select().from(passages).where(eq(passages.meetingId, id))).length).toBeGreaterThan(
@@ -161,7 +161,7 @@ describe('job queue', () => {
   });
 });
 
-describe('openai providers in the background (D18, D19, D20)', () => {
+describe('openai providers in the background', () => {
   let fake: FakeOpenAI;
   let app: TestApp;
   beforeAll(async () => {
@@ -193,7 +193,7 @@ describe('openai providers in the background (D18, D19, D20)', () => {
     await fake?.close();
   });
 
-  it('D19, D18: the transcript is embedded and summarised by the worker through the OpenAI-compatible API; search then works', async () => {
+  it('the transcript is embedded and summarised by the worker through the OpenAI-compatible API; search then works', async () => {
     fake.failNext(1, { route: 'embeddings', status: 503 }); // retried, not fatal
     const { key } = await app.createAccount();
     const created = await app.request('/api/recorder/meetings', {

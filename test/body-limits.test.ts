@@ -115,8 +115,8 @@ function postSized(path: string, key: string, json: object, size: number) {
 
 const SEGMENTS = [{ speaker: 'Ana', content: 'Hello.', start_time: 0, end_time: 1 }];
 
-describe("issue 8 item 1: /v1 bodies are capped while they stream in (413 in the form's shape)", () => {
-  it('issue 8 item 1, D2: a chunked /v1 body past the cap is answered 413 payload_too_large (Form A) before the client has sent it all', async () => {
+describe("/v1 bodies are capped while they stream in (413 in the form's shape)", () => {
+  it('a chunked /v1 body past the cap is answered 413 payload_too_large (Form A) before the client has sent it all', async () => {
     const res = await streamChunked('/v1/webhooks', { key: keyA, total: 64 * 1024 * 1024 });
     expect({ status: res.status, body: res.json }).toEqual({
       status: 413,
@@ -131,7 +131,7 @@ describe("issue 8 item 1: /v1 bodies are capped while they stream in (413 in the
     expect(res.headers['content-type']).toMatch(/^application\/json/);
   });
 
-  it('issue 8 item 1, D2: the same in Form B: 413 {"error": "..."} (a Form B key, and a Form A key with X-API-Form: B)', async () => {
+  it('the same in Form B: 413 {"error": "..."} (a Form B key, and a Form A key with X-API-Form: B)', async () => {
     for (const [key, headers] of [
       [keyB, {}],
       [keyA, { 'x-api-form': 'B' }],
@@ -146,7 +146,7 @@ describe("issue 8 item 1: /v1 bodies are capped while they stream in (413 in the
     }
   });
 
-  it('issue 8 item 1: a declared Content-Length past the cap is refused before any of the body is read', async () => {
+  it('a declared Content-Length past the cap is refused before any of the body is read', async () => {
     const url = new URL(app.url);
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request({
@@ -174,7 +174,7 @@ describe("issue 8 item 1: /v1 bodies are capped while they stream in (413 in the
     });
   });
 
-  it('issue 8 item 1: a body of exactly the cap is read (then validated as usual); one byte more is 413', async () => {
+  it('a body of exactly the cap is read (then validated as usual); one byte more is 413', async () => {
     const url = { url: 'https://example.com/hook' };
     const atCap = await postSized('/v1/webhooks', keyA, url, V1_MAX_BODY_BYTES);
     expect(atCap.status).not.toBe(413);
@@ -187,8 +187,8 @@ describe("issue 8 item 1: /v1 bodies are capped while they stream in (413 in the
   });
 });
 
-describe('issue 8 item 1: recorder bodies are capped the same way (D16, Form A)', () => {
-  it('issue 8 item 1, D16: a chunked recorder body past the cap is 413 payload_too_large before the client has sent it all, and nothing is stored', async () => {
+describe('recorder bodies are capped the same way (D16, Form A)', () => {
+  it('a chunked recorder body past the cap is 413 payload_too_large before the client has sent it all, and nothing is stored', async () => {
     const created = await app.request('/api/recorder/meetings', {
       method: 'POST',
       key: keyA,
@@ -214,7 +214,7 @@ describe('issue 8 item 1: recorder bodies are capped the same way (D16, Form A)'
     expect(after.status).toBe(200);
   });
 
-  it('issue 8 item 1, D16: a transcript of exactly the recorder cap is stored; one byte more is 413', async () => {
+  it('a transcript of exactly the recorder cap is stored; one byte more is 413', async () => {
     const a = await app.request('/api/recorder/meetings', {
       method: 'POST',
       key: keyA,
@@ -244,7 +244,7 @@ describe('issue 8 item 1: recorder bodies are capped the same way (D16, Form A)'
     });
   });
 
-  it('issue 8 item 1: four oversized chunked uploads at once are all refused, and the server answers normally afterwards', async () => {
+  it('four oversized chunked uploads at once are all refused, and the server answers normally afterwards', async () => {
     const results = await Promise.all(
       Array.from({ length: 4 }, (_, i) =>
         i % 2

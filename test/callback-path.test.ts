@@ -4,12 +4,12 @@ import { DEFAULT_CALLBACK_PATH, safeCallbackPath, signInPathFor } from '../compo
 
 // Issue 12 item 8: sign-in returns to the page that asked for it, and never to another site.
 
-describe('issue 12 item 8: the page to return to after signing in', () => {
+describe('the page to return to after signing in', () => {
   it.each([
     ['/webhooks/9b2d4e6f-1a3c-4e5f-8a7b-6c5d4e3f2a10', '/webhooks/9b2d4e6f-1a3c-4e5f-8a7b-6c5d4e3f2a10'],
     ['/notes?platform=zoom', '/notes?platform=zoom'],
     ['http://localhost:3000/keys', '/keys'],
-  ])('issue 12 item 8: %s → %s', (value, expected) => {
+  ])('%s → %s', (value, expected) => {
     expect(safeCallbackPath(value, 'http://localhost:3000')).toBe(expected);
   });
 
@@ -25,11 +25,11 @@ describe('issue 12 item 8: the page to return to after signing in', () => {
     '/x\ny',
     '',
     `/${'a'.repeat(3000)}`,
-  ])('issue 12 item 8: %j is refused (back to the notes)', (value) => {
+  ])('%j is refused (back to the notes)', (value) => {
     expect(safeCallbackPath(value, 'http://localhost:3000')).toBe(DEFAULT_CALLBACK_PATH);
   });
 
-  it('issue 12 item 8, issue 8: whatever is asked, the answer is a path of this site', () => {
+  it('whatever is asked, the answer is a path of this site', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.webUrl(), fc.webPath()), (value) => {
         const path = safeCallbackPath(value, 'http://localhost:3000');
@@ -43,7 +43,7 @@ describe('issue 12 item 8: the page to return to after signing in', () => {
     );
   });
 
-  it('issue 12 item 8: the sign-in link carries the page, encoded', () => {
+  it('the sign-in link carries the page, encoded', () => {
     expect(signInPathFor('/webhooks/x?y=1')).toBe('/sign-in?callbackUrl=%2Fwebhooks%2Fx%3Fy%3D1');
     expect(signInPathFor(null)).toBe('/sign-in');
   });

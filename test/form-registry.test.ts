@@ -19,8 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-describe('the form registries (issue 10)', () => {
-  it('D1: both registries hold exactly the forms of FORM_NAMES, each under its own name', () => {
+describe('the form registries', () => {
+  it('both registries hold exactly the forms of FORM_NAMES, each under its own name', () => {
     expect(Object.keys(FORMS).sort()).toEqual([...FORM_NAMES].sort());
     expect(Object.keys(FORM_PROFILES).sort()).toEqual([...FORM_NAMES].sort());
     expect(formProfileList().map((p) => p.name)).toEqual([...FORM_NAMES]);
@@ -52,7 +52,7 @@ describe('the form registries (issue 10)', () => {
   });
 
   it.each(forms)(
-    'SPEC 7: Form %s writes every error code with a 4xx/5xx status and a body its own schema accepts',
+    'Form %s writes every error code with a 4xx/5xx status and a body its own schema accepts',
     (name) => {
       const profile = FORM_PROFILES[name];
       const check = ajv.compile(profile.errorSchema);
@@ -66,7 +66,7 @@ describe('the form registries (issue 10)', () => {
     },
   );
 
-  it.each(forms)('D12: Form %s makes unguessable webhook secrets, printable and never repeated', (name) => {
+  it.each(forms)('Form %s makes unguessable webhook secrets, printable and never repeated', (name) => {
     const secrets = Array.from({ length: 200 }, () => FORM_PROFILES[name].newWebhookSecret());
     expect(new Set(secrets).size).toBe(secrets.length);
     for (const secret of secrets) {
@@ -76,7 +76,7 @@ describe('the form registries (issue 10)', () => {
     }
   });
 
-  it.each(forms)('Form %s counts every request against at least one rate-limit window (D14, D22)', (name) => {
+  it.each(forms)('Form %s counts every request against at least one rate-limit window', (name) => {
     const principal = {
       account: { id: '00000000-0000-4000-8000-000000000001', plan: 'pro', dailyLimit: null },
       key: { id: '00000000-0000-4000-8000-000000000002', form: name },
@@ -94,7 +94,7 @@ describe('the form registries (issue 10)', () => {
   });
 
   it.each(forms)(
-    'D1, SPEC 5: over HTTP, X-API-Form: %s without a key is a 401 in that form’s error shape',
+    'over HTTP, X-API-Form: %s without a key is a 401 in that form’s error shape',
     async (name) => {
       const check = ajv.compile(FORM_PROFILES[name].errorSchema);
       for (const header of [name, name.toLowerCase(), ` ${name} `]) {
@@ -105,17 +105,14 @@ describe('the form registries (issue 10)', () => {
     },
   );
 
-  it.each(forms)(
-    'D2: over HTTP, a malformed path with X-API-Form: %s is answered in that form',
-    async (name) => {
-      const check = ajv.compile(FORM_PROFILES[name].errorSchema);
-      const res = await app.request('/v1/notes/%FF', { form: name });
-      expect(res.status).toBe(FORM_PROFILES[name].errorStatus.invalid_request);
-      expect(check(res.json), ajv.errorsText(check.errors)).toBe(true);
-    },
-  );
+  it.each(forms)('over HTTP, a malformed path with X-API-Form: %s is answered in that form', async (name) => {
+    const check = ajv.compile(FORM_PROFILES[name].errorSchema);
+    const res = await app.request('/v1/notes/%FF', { form: name });
+    expect(res.status).toBe(FORM_PROFILES[name].errorStatus.invalid_request);
+    expect(check(res.json), ajv.errorsText(check.errors)).toBe(true);
+  });
 
-  it.each(forms)('Form %s: a key of this form gets its form’s answers by default (D1)', async (name) => {
+  it.each(forms)('Form %s: a key of this form gets its form’s answers by default', async (name) => {
     const { key } = await app.createAccount({ form: name });
     const res = await app.request('/v1/notes/6a1f0c1e-8a7b-4c2d-9e3f-0123456789ab', { key });
     const check = ajv.compile(FORM_PROFILES[name].errorSchema);
@@ -123,7 +120,7 @@ describe('the form registries (issue 10)', () => {
     expect(check(res.json), ajv.errorsText(check.errors)).toBe(true);
   });
 
-  it('D1: an X-API-Form naming no form is refused in the default form, naming the forms', async () => {
+  it('an X-API-Form naming no form is refused in the default form, naming the forms', async () => {
     const res = await app.request('/v1/notes', { form: 'Z' });
     expect(res.status).toBe(FORM_PROFILES[DEFAULT_FORM].errorStatus.invalid_request);
     expect(ajv.compile(FORM_PROFILES[DEFAULT_FORM].errorSchema)(res.json)).toBe(true);

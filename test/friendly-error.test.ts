@@ -11,7 +11,7 @@ import {
 
 const trpcError = (code: string, message: string) => ({ message, data: { code, httpStatus: 400 } });
 
-describe('issue 15 item 4: friendly error messages', () => {
+describe('friendly error messages', () => {
   it('a failed fetch (offline, unreachable, a proxy page instead of JSON) reads as offline, never "Failed to fetch"', () => {
     expect(friendlyMessage(new TypeError('Failed to fetch'))).toBe(OFFLINE_MESSAGE);
     expect(friendlyMessage({ message: 'fetch failed', cause: new TypeError('fetch failed') })).toBe(

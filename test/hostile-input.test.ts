@@ -81,7 +81,7 @@ const newMeeting = async (json: unknown = { title: 'Sync', platform: 'zoom' }) =
 };
 const SEGMENT = { speaker: 'Ana', content: 'Hello there.', start_time: 0, end_time: 1 };
 
-describe('issue 8 (a): query parameters named after Object.prototype members are ignored (D2)', () => {
+describe('query parameters named after Object.prototype members are ignored', () => {
   const NAMES = [
     'constructor',
     'toString',
@@ -108,7 +108,7 @@ describe('issue 8 (a): query parameters named after Object.prototype members are
   ];
 
   for (const route of ROUTES) {
-    it(`issue 8 (a), D2: ${route.method} ${route.path().replace(/[0-9a-f-]{36}|undefined/, ':id')} [Form ${route.form}] ignores every prototype-named parameter, once or twice`, async () => {
+    it(`${route.method} ${route.path().replace(/[0-9a-f-]{36}|undefined/, ':id')} [Form ${route.form}] ignores every prototype-named parameter, once or twice`, async () => {
       const key = () => (route.form === 'A' ? keyA : keyB());
       for (const name of NAMES) {
         for (const query of [`${name}=1`, `${name}=1&${name}=2`, `${name}`, `${name}[]=x`]) {
@@ -127,7 +127,7 @@ describe('issue 8 (a): query parameters named after Object.prototype members are
     });
   }
 
-  it('issue 8 (a), D2: the list with a prototype-named parameter answers exactly what it answers without one', async () => {
+  it('the list with a prototype-named parameter answers exactly what it answers without one', async () => {
     const plain = await app.request('/v1/notes', { key: keyA });
     for (const name of NAMES) {
       const res = await app.request(`/v1/notes?${name}=5&limit=1&${name}=6`, { key: keyA });
@@ -137,7 +137,7 @@ describe('issue 8 (a): query parameters named after Object.prototype members are
     expect(plain.status).toBe(200);
   });
 
-  it('issue 8 (a), D16: the recorder ignores prototype-named query parameters too', async () => {
+  it('the recorder ignores prototype-named query parameters too', async () => {
     for (const name of NAMES) {
       const res = await post(`/api/recorder/meetings?${name}=1&${name}=2`, {
         title: 'Proto',
@@ -148,7 +148,7 @@ describe('issue 8 (a): query parameters named after Object.prototype members are
     }
   });
 
-  it('issue 8 (a), D2: a body key named __proto__ or constructor is an unknown field, ignored', async () => {
+  it('a body key named __proto__ or constructor is an unknown field, ignored', async () => {
     const res = await post(
       '/api/recorder/meetings',
       JSON.parse('{"__proto__":{"platform":"zoom"},"constructor":{"x":1},"platform":"teams","title":"P"}'),
@@ -159,7 +159,7 @@ describe('issue 8 (a): query parameters named after Object.prototype members are
   });
 });
 
-describe('issue 8 (b): instants outside years 0100-9999 are refused as validation errors (D2, D4)', () => {
+describe('instants outside years 0100-9999 are refused as validation errors', () => {
   const OUT_OF_RANGE = [
     ['year 0000', '0000-01-01T00:00:00Z'],
     ['year 0001 (read back as 2001 by the driver)', '0001-01-01T00:00:00Z'],
@@ -169,7 +169,7 @@ describe('issue 8 (b): instants outside years 0100-9999 are refused as validatio
   ] as const;
 
   for (const [label, value] of OUT_OF_RANGE) {
-    it(`issue 8 (b), D2: created_after / created_before of ${label} → Form A 422 validation_error, Form B 400, naming the parameter`, async () => {
+    it(`created_after / created_before of ${label} → Form A 422 validation_error, Form B 400, naming the parameter`, async () => {
       for (const name of ['created_after', 'created_before']) {
         const q = `/v1/notes?${name}=${encodeURIComponent(value)}`;
         expectFormA(await app.request(q, { key: keyA }), 422, 'validation_error', name);
@@ -177,7 +177,7 @@ describe('issue 8 (b): instants outside years 0100-9999 are refused as validatio
       }
     });
 
-    it(`issue 8 (b), D5: a Form B cursor of ${label} is a malformed cursor (400)`, async () => {
+    it(`a Form B cursor of ${label} is a malformed cursor (400)`, async () => {
       expectFormB(
         await app.request(`/v1/notes?cursor=${encodeURIComponent(value)}`, { key: keyB() }),
         400,
@@ -185,7 +185,7 @@ describe('issue 8 (b): instants outside years 0100-9999 are refused as validatio
       );
     });
 
-    it(`issue 8 (b), D16: recorder started_at / ended_at of ${label} → 422 validation_error, nothing stored`, async () => {
+    it(`recorder started_at / ended_at of ${label} → 422 validation_error, nothing stored`, async () => {
       const before = await stored();
       expectFormA(
         await post('/api/recorder/meetings', { platform: 'zoom', started_at: value }),
@@ -206,7 +206,7 @@ describe('issue 8 (b): instants outside years 0100-9999 are refused as validatio
     });
   }
 
-  it('issue 8 (b), D4: the first and last instants of the range are accepted, and read back as given', async () => {
+  it('the first and last instants of the range are accepted, and read back as given', async () => {
     for (const value of ['0100-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '0100-01-01T01:00:00+01:00']) {
       for (const key of [keyA, keyB()]) {
         const res = await app.request(`/v1/notes?created_after=${encodeURIComponent(value)}`, { key });
@@ -248,7 +248,7 @@ describe('issue 8 (b): instants outside years 0100-9999 are refused as validatio
     );
   });
 
-  it('issue 8 (b), D5: a forged Form A cursor past year 9999 (15-digit milliseconds) is a malformed cursor (400)', async () => {
+  it('a forged Form A cursor past year 9999 (15-digit milliseconds) is a malformed cursor (400)', async () => {
     const forged = Buffer.from(`999999999999999:${randomUUID()}`).toString('base64url');
     expectFormA(
       await app.request(`/v1/notes?cursor=${forged}`, { key: keyA }),
@@ -261,7 +261,7 @@ describe('issue 8 (b): instants outside years 0100-9999 are refused as validatio
   });
 });
 
-describe('issue 8 (c): NUL characters (and unpaired surrogates) are refused as 400 naming the field (D2)', () => {
+describe('NUL characters (and unpaired surrogates) are refused as 400 naming the field', () => {
   const NUL = 'a\u0000b';
   const SURROGATE = 'a\ud800b';
 
@@ -269,7 +269,7 @@ describe('issue 8 (c): NUL characters (and unpaired surrogates) are refused as 4
     ['NUL', NUL],
     ['an unpaired surrogate', SURROGATE],
   ] as const) {
-    it(`issue 8 (c), D16: ${label} in title or language → 400 invalid_request naming it, no meeting, no event`, async () => {
+    it(`${label} in title or language → 400 invalid_request naming it, no meeting, no event`, async () => {
       const before = await stored();
       expectFormA(
         await post('/api/recorder/meetings', { title: bad, platform: 'zoom' }),
@@ -286,7 +286,7 @@ describe('issue 8 (c): NUL characters (and unpaired surrogates) are refused as 4
       expect(await stored()).toEqual(before);
     });
 
-    it(`issue 8 (c), D16: ${label} in a segment's speaker or content → 400 naming segments.N.field, nothing stored`, async () => {
+    it(`${label} in a segment's speaker or content → 400 naming segments.N.field, nothing stored`, async () => {
       const id = await newMeeting();
       const before = await stored();
       const segments = [SEGMENT, { ...SEGMENT, speaker: bad }];
@@ -314,7 +314,7 @@ describe('issue 8 (c): NUL characters (and unpaired surrogates) are refused as 4
       ).toBe(200);
     });
 
-    it(`issue 8 (c), D16: ${label} anywhere in a summary or its text → 400 naming the field, no summary.ready`, async () => {
+    it(`${label} anywhere in a summary or its text → 400 naming the field, no summary.ready`, async () => {
       const id = await newMeeting();
       expect(
         (
@@ -349,7 +349,7 @@ describe('issue 8 (c): NUL characters (and unpaired surrogates) are refused as 4
     });
   }
 
-  it('issue 8 (c), D2: NUL in /v1 query values and in a webhook URL is answered in shape, never 500', async () => {
+  it('NUL in /v1 query values and in a webhook URL is answered in shape, never 500', async () => {
     for (const [path, key, form] of [
       [`/v1/notes/search?q=${encodeURIComponent(NUL)}`, keyA, 'A'],
       [`/v1/notes/search?q=${encodeURIComponent(NUL)}`, keyB(), 'B'],
@@ -372,8 +372,8 @@ describe('issue 8 (c): NUL characters (and unpaired surrogates) are refused as 4
   });
 });
 
-describe('issue 8 (d): durations beyond 2^31 − 1 seconds are validation errors (D2, D4)', () => {
-  it('issue 8 (d), D4: started_at in 1900 and no ended_at (duration computed to now) → 422 naming the duration, nothing stored', async () => {
+describe('durations beyond 2^31 − 1 seconds are validation errors', () => {
+  it('started_at in 1900 and no ended_at (duration computed to now) → 422 naming the duration, nothing stored', async () => {
     const id = await newMeeting({ platform: 'zoom', started_at: '1900-01-01T00:00:00Z' });
     const before = await stored();
     expectFormA(
@@ -392,7 +392,7 @@ describe('issue 8 (d): durations beyond 2^31 − 1 seconds are validation errors
     expect(ok.status).toBe(200);
   });
 
-  it('issue 8 (d), D4: started_at in 1900 and ended_at now → 422; duration_seconds 3000000000 → 422; 2^31 − 1 is accepted', async () => {
+  it('started_at in 1900 and ended_at now → 422; duration_seconds 3000000000 → 422; 2^31 − 1 is accepted', async () => {
     const old = await newMeeting({ platform: 'zoom', started_at: '1900-01-01T00:00:00Z' });
     expectFormA(
       await post(`/api/recorder/meetings/${old}/transcript`, {
@@ -423,7 +423,7 @@ describe('issue 8 (d): durations beyond 2^31 − 1 seconds are validation errors
     expect((await app.request(`/v1/notes/${id}`, { key: keyA })).json.duration_seconds).toBe(2 ** 31 - 1);
   });
 
-  it('issue 8 (d), D4: a duration that would end the meeting after year 9999 → 422, nothing stored', async () => {
+  it('a duration that would end the meeting after year 9999 → 422, nothing stored', async () => {
     const id = await newMeeting({ platform: 'zoom', started_at: '9999-12-01T00:00:00Z' });
     const before = await stored();
     expectFormA(
@@ -447,14 +447,14 @@ describe('issue 8 (d): durations beyond 2^31 − 1 seconds are validation errors
   });
 });
 
-describe('issue 8 (e): absurd segment times are validation errors (D2)', () => {
+describe('absurd segment times are validation errors', () => {
   for (const [field, value] of [
     ['start_time', 1e15],
     ['start_time', 2 ** 31],
     ['end_time', 1e15],
     ['end_time', Number.MAX_VALUE],
   ] as const) {
-    it(`issue 8 (e), D16: ${field} ${value} → 422 validation_error naming it, nothing stored`, async () => {
+    it(`${field} ${value} → 422 validation_error naming it, nothing stored`, async () => {
       const id = await newMeeting();
       const before = await stored();
       const segment =
@@ -471,7 +471,7 @@ describe('issue 8 (e): absurd segment times are validation errors (D2)', () => {
     });
   }
 
-  it('issue 8 (e), D16: a segment at 2^31 − 1 seconds (the longest meeting) is accepted', async () => {
+  it('a segment at 2^31 − 1 seconds (the longest meeting) is accepted', async () => {
     const id = await newMeeting();
     const segments = [SEGMENT, { ...SEGMENT, start_time: 2 ** 31 - 2, end_time: 2 ** 31 - 1 }];
     expect(
@@ -480,7 +480,7 @@ describe('issue 8 (e): absurd segment times are validation errors (D2)', () => {
   });
 });
 
-describe("issue 8 (f): a path that is not valid percent-encoding is a 400 in the form's shape (D2)", () => {
+describe("a path that is not valid percent-encoding is a 400 in the form's shape", () => {
   const BAD = [
     '/v1/notes/%FF',
     '/v1/notes/%E0%A4%A',
@@ -490,7 +490,7 @@ describe("issue 8 (f): a path that is not valid percent-encoding is a 400 in the
   ];
 
   it.each(BAD)(
-    'issue 8 (f), D1, D2: %s → Form A 400 invalid_request (no key needed), Form B 400 with X-API-Form: B',
+    '%s → Form A 400 invalid_request (no key needed), Form B 400 with X-API-Form: B',
     async (path) => {
       expectFormA(await app.request(path), 400, 'invalid_request', 'path');
       expectFormA(await app.request(path, { key: keyB() }), 400, 'invalid_request', 'path');
@@ -499,7 +499,7 @@ describe("issue 8 (f): a path that is not valid percent-encoding is a 400 in the
   );
 
   it.each(['/api/recorder/meetings/%FF/transcript', '/api/recorder/%', '/api/recorder/meetings/%E2%82'])(
-    'issue 8 (f), D16: %s → Form A 400 invalid_request with X-Request-Id',
+    '%s → Form A 400 invalid_request with X-Request-Id',
     async (path) => {
       expectFormA(
         await app.request(path, { method: 'POST', key: keyA, json: { segments: [SEGMENT] } }),
@@ -510,7 +510,7 @@ describe("issue 8 (f): a path that is not valid percent-encoding is a 400 in the
     },
   );
 
-  it('issue 8 (f), D2: a well-formed escape in a path is decoded as usual (an escaped UUID is not found, not malformed)', async () => {
+  it('a well-formed escape in a path is decoded as usual (an escaped UUID is not found, not malformed)', async () => {
     expectFormA(
       await app.request(`/v1/notes/%41${randomUUID().slice(1)}`, { key: keyA }),
       400,
@@ -520,16 +520,16 @@ describe("issue 8 (f): a path that is not valid percent-encoding is a 400 in the
   });
 });
 
-describe('D2: the roots of both surfaces are answered in shape', () => {
-  it("D2: /v1 and /api/recorder themselves (no trailing path) are a 404 in the surface's shape", async () => {
+describe('the roots of both surfaces are answered in shape', () => {
+  it("/v1 and /api/recorder themselves (no trailing path) are a 404 in the surface's shape", async () => {
     expectFormA(await app.request('/v1', { key: keyA }), 404, 'not_found');
     expectFormB(await app.request('/v1', { key: keyB() }), 404);
     expectFormA(await post('/api/recorder', { platform: 'zoom' }), 404, 'not_found');
   });
 });
 
-describe('D2, issue 8 item 3: HEAD and OPTIONS go through the API too', () => {
-  it('D2: HEAD is GET without a body (same status and headers); OPTIONS is an endpoint no form offers (404 in shape)', async () => {
+describe('HEAD and OPTIONS go through the API too', () => {
+  it('HEAD is GET without a body (same status and headers); OPTIONS is an endpoint no form offers (404 in shape)', async () => {
     const head = await app.request('/v1/notes', { method: 'HEAD', key: keyA });
     expect({ status: head.status, body: head.text, limit: head.headers.get('x-ratelimit-limit') }).toEqual({
       status: 200,
@@ -558,8 +558,8 @@ describe('D2, issue 8 item 3: HEAD and OPTIONS go through the API too', () => {
   });
 });
 
-describe('issue 8, item 3: every /v1 and recorder response answers Cache-Control: no-store', () => {
-  it('issue 8 item 3: 200, 201, 204, 400, 401, 403, 404, 409, 413, 422 and 429 responses of both surfaces', async () => {
+describe('every /v1 and recorder response answers Cache-Control: no-store', () => {
+  it('200, 201, 204, 400, 401, 403, 404, 409, 413, 422 and 429 responses of both surfaces', async () => {
     const limited = await app.createAccount({ plan: 'enterprise', dailyLimit: 1 });
     await app.request('/v1/notes', { key: limited.key });
     const noAccess = await app.createAccount({ earlyAccess: false });

@@ -75,8 +75,8 @@ const setCreatedAt = (accountId: string, key: string, at: Date) =>
     .set({ createdAt: at })
     .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)));
 
-describe('issue 8 item 5: the same Idempotency-Key and request within 24 hours replays the first answer (D16)', () => {
-  it('issue 8 item 5, D16: POST /meetings twice with one key → the same 201 {"id"}, one meeting, one meeting.started', async () => {
+describe('the same Idempotency-Key and request within 24 hours replays the first answer', () => {
+  it('POST /meetings twice with one key → the same 201 {"id"}, one meeting, one meeting.started', async () => {
     const { key, accountId } = await account();
     const first = await post(key, '/api/recorder/meetings', { title: 'Sync', platform: 'zoom' }, 'meeting-1');
     const again = await post(key, '/api/recorder/meetings', { platform: 'zoom', title: 'Sync' }, 'meeting-1');
@@ -99,7 +99,7 @@ describe('issue 8 item 5: the same Idempotency-Key and request within 24 hours r
     });
   });
 
-  it('issue 8 item 5, D16: a transcript sent twice with one key → 200 both times (not 409), one set of segments, one meeting.transcribed', async () => {
+  it('a transcript sent twice with one key → 200 both times (not 409), one set of segments, one meeting.transcribed', async () => {
     const { key, accountId } = await account();
     const id = (await post(key, '/api/recorder/meetings', { platform: 'meet' })).json.id;
     const body = { segments: SEGMENTS, generate_summary: false };
@@ -115,7 +115,7 @@ describe('issue 8 item 5: the same Idempotency-Key and request within 24 hours r
     expect((await post(key, `/api/recorder/meetings/${id}/transcript`, body)).status).toBe(409);
   });
 
-  it('issue 8 item 5, D16: a summary sent twice with one key → one summary.ready; without a key each call fires one', async () => {
+  it('a summary sent twice with one key → one summary.ready; without a key each call fires one', async () => {
     const { key, accountId } = await account();
     const id = (await post(key, '/api/recorder/meetings', { platform: 'meet' })).json.id;
     await post(key, `/api/recorder/meetings/${id}/transcript`, {
@@ -131,7 +131,7 @@ describe('issue 8 item 5: the same Idempotency-Key and request within 24 hours r
     expect((await countsFor(accountId)).events['summary.ready']).toBe(2);
   });
 
-  it("issue 8 item 5: keys are per account: another account's identical request with the same key gets its own meeting", async () => {
+  it("keys are per account: another account's identical request with the same key gets its own meeting", async () => {
     const one = await account();
     const two = await account();
     const a = await post(one.key, '/api/recorder/meetings', { platform: 'zoom' }, 'shared-key');
@@ -142,8 +142,8 @@ describe('issue 8 item 5: the same Idempotency-Key and request within 24 hours r
   });
 });
 
-describe('issue 8 item 5: the same key with another request is a 409 that says so', () => {
-  it('issue 8 item 5: the same key with another body → 409 conflict naming the key; nothing created', async () => {
+describe('the same key with another request is a 409 that says so', () => {
+  it('the same key with another body → 409 conflict naming the key; nothing created', async () => {
     const { key, accountId } = await account();
     await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'k');
     expectConflict(
@@ -157,7 +157,7 @@ describe('issue 8 item 5: the same key with another request is a 409 that says s
     expect((await countsFor(accountId)).meetings).toBe(1);
   });
 
-  it('issue 8 item 5: the same key on another path (or meeting) → 409 conflict; nothing stored', async () => {
+  it('the same key on another path (or meeting) → 409 conflict; nothing stored', async () => {
     const { key, accountId } = await account();
     const one = (await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'k')).json.id;
     expectConflict(
@@ -184,8 +184,8 @@ describe('issue 8 item 5: the same key with another request is a 409 that says s
   });
 });
 
-describe('issue 8 item 5: in flight, failed and expired keys', () => {
-  it('issue 8 item 5: concurrent duplicates make one meeting: each answer is that 201 or a 409 "in progress"', async () => {
+describe('in flight, failed and expired keys', () => {
+  it('concurrent duplicates make one meeting: each answer is that 201 or a 409 "in progress"', async () => {
     const { key, accountId } = await account();
     const responses = await Promise.all(
       Array.from({ length: 12 }, () =>
@@ -203,7 +203,7 @@ describe('issue 8 item 5: in flight, failed and expired keys', () => {
     });
   });
 
-  it('issue 8 item 5: while the first request is in progress the same request is a 409 "in progress"; once done, it is replayed', async () => {
+  it('while the first request is in progress the same request is a 409 "in progress"; once done, it is replayed', async () => {
     const { key, accountId } = await account();
     const first = await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'slow');
     // The state a request leaves while it runs: claimed, no answer yet.
@@ -223,7 +223,7 @@ describe('issue 8 item 5: in flight, failed and expired keys', () => {
     expect((await countsFor(accountId)).meetings).toBe(1);
   });
 
-  it('issue 8 item 5: a claim whose request never finished (the process died) lapses after 10 minutes, and the retry runs', async () => {
+  it('a claim whose request never finished (the process died) lapses after 10 minutes, and the retry runs', async () => {
     const { key, accountId } = await account();
     await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'orphan');
     await app.db.delete(meetings).where(eq(meetings.accountId, accountId)); // as if the work had not committed
@@ -236,7 +236,7 @@ describe('issue 8 item 5: in flight, failed and expired keys', () => {
     expect((await countsFor(accountId)).meetings).toBe(1);
   });
 
-  it('issue 8 item 5: a failed first request is not remembered: the client can retry with the same key (and a corrected body)', async () => {
+  it('a failed first request is not remembered: the client can retry with the same key (and a corrected body)', async () => {
     const { key, accountId } = await account();
     const bad = await post(key, '/api/recorder/meetings', { platform: 'skype' }, 'fix-me');
     expect(bad.status).toBe(422);
@@ -259,7 +259,7 @@ describe('issue 8 item 5: in flight, failed and expired keys', () => {
     expect(rows.map((r) => r.key)).toEqual(['fix-me']);
   });
 
-  it('issue 8 item 5: after 24 hours a key is forgotten: the same request makes a new meeting, another body is no conflict', async () => {
+  it('after 24 hours a key is forgotten: the same request makes a new meeting, another body is no conflict', async () => {
     const { key, accountId } = await account();
     const first = await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'daily');
     await setCreatedAt(accountId, 'daily', new Date(Date.now() - 24 * 3600_000 - 1000));
@@ -271,7 +271,7 @@ describe('issue 8 item 5: in flight, failed and expired keys', () => {
     expect((await countsFor(accountId)).meetings).toBe(3);
   });
 
-  it('issue 8 item 5: expired keys are cleaned up when new keys are claimed', async () => {
+  it('expired keys are cleaned up when new keys are claimed', async () => {
     const { key, accountId } = await account();
     await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'old-1');
     await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'old-2');
@@ -286,13 +286,13 @@ describe('issue 8 item 5: in flight, failed and expired keys', () => {
   });
 });
 
-describe('issue 8 item 5: the Idempotency-Key header is validated (D2)', () => {
+describe('the Idempotency-Key header is validated', () => {
   it.each([
     ['256 characters', 'k'.repeat(256)],
     ['a non-ASCII character', 'clé'],
     ['a control character (tab)', 'a\tb'],
     ['empty', ''],
-  ])('issue 8 item 5, D2: a key of %s → 400 invalid_request, nothing created', async (_label, value) => {
+  ])('a key of %s → 400 invalid_request, nothing created', async (_label, value) => {
     const { key, accountId } = await account();
     const res = await post(key, '/api/recorder/meetings', { platform: 'zoom' }, value);
     expect({ status: res.status, body: res.json }).toEqual({
@@ -302,7 +302,7 @@ describe('issue 8 item 5: the Idempotency-Key header is validated (D2)', () => {
     expect((await countsFor(accountId)).meetings).toBe(0);
   });
 
-  it('issue 8 item 5: a key of 255 printable characters (spaces and punctuation included) is accepted', async () => {
+  it('a key of 255 printable characters (spaces and punctuation included) is accepted', async () => {
     const { key } = await account();
     const value = `${randomUUID()} ~!@#$%^&*()_+{}|:<>?`.padEnd(255, 'z');
     const a = await post(key, '/api/recorder/meetings', { platform: 'zoom' }, value);
@@ -310,7 +310,7 @@ describe('issue 8 item 5: the Idempotency-Key header is validated (D2)', () => {
     expect([a.status, b.status, b.json]).toEqual([201, 201, a.json]);
   });
 
-  it("issue 8 item 5: the stored answer is the first response's exact bytes, kept per (account, key)", async () => {
+  it("the stored answer is the first response's exact bytes, kept per (account, key)", async () => {
     const { key, accountId } = await account();
     const first = await post(key, '/api/recorder/meetings', { platform: 'zoom' }, 'bytes');
     const rows = await app.db.execute(

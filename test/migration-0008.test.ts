@@ -8,8 +8,8 @@ import { openDatabaseBefore } from './older-database';
 // Run on the embedded database, where a folder holding migrations 0000–0007 only can stand for
 // a database of the previous release.
 
-describe('migration 0008 (issue 15 item 1)', () => {
-  it('issue 15: accounts made before migration 0008 count as verified since their creation; new columns start empty', async () => {
+describe('migration 0008', () => {
+  it('accounts made before migration 0008 count as verified since their creation; new columns start empty', async () => {
     const database = await openDatabaseBefore(8);
     try {
       await database.db.execute(

@@ -13,8 +13,8 @@ const MEETINGS = ['7a000000-0000-4000-8000-000000000001', '7a000000-0000-4000-80
 const vector = (seed: number, dims: number) =>
   `[${Array.from({ length: dims }, (_, i) => (((i * 7 + seed * 13) % 17) - 8) / 8).join(',')}]`;
 
-describe('migration 0011 (issue 14 item 6)', () => {
-  it('issue 14 item 6: passages from before migration 0011 survive it unchanged in a table partitioned by account, whose keys and cascades still hold', async () => {
+describe('migration 0011', () => {
+  it('passages from before migration 0011 survive it unchanged in a table partitioned by account, whose keys and cascades still hold', async () => {
     const database = await openDatabaseBefore(11);
     try {
       // A database that had moved to another dimension keeps it (LIKE copies the column type).

@@ -41,7 +41,7 @@ async function rowsOf(meetingId: string) {
 }
 
 describe('Form A delete', () => {
-  it('SPEC 4.3: DELETE answers 204 with an empty body; then GET and a second DELETE answer 404 not_found', async () => {
+  it('DELETE answers 204 with an empty body; then GET and a second DELETE answer 404 not_found', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     const id = await app.recordNote(key, { summary: SUMMARY });
     expect((await app.request(`/v1/notes/${id}`, { key })).status).toBe(200);
@@ -62,7 +62,7 @@ describe('Form A delete', () => {
     expect(again.json).toEqual(NOT_FOUND_A);
   });
 
-  it('SPEC 3.2: a deleted note is gone from the lists of both forms', async () => {
+  it('a deleted note is gone from the lists of both forms', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     const keep = await app.recordNote(key, { title: 'Keep' });
     const drop = await app.recordNote(key, { title: 'Drop' });
@@ -75,7 +75,7 @@ describe('Form A delete', () => {
     }
   });
 
-  it('SPEC 3.2: the transcript segments, events and meeting row of a deleted note are gone from the database', async () => {
+  it('the transcript segments, events and meeting row of a deleted note are gone from the database', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     const id = await app.recordNote(key, {
       summary: SUMMARY,
@@ -93,7 +93,7 @@ describe('Form A delete', () => {
     expect(await rowsOf(id)).toEqual({ meetings: 0, segments: 0, events: 0 });
   });
 
-  it("SPEC 3.2: deleting one note leaves the account's other notes and other accounts' notes untouched", async () => {
+  it("deleting one note leaves the account's other notes and other accounts' notes untouched", async () => {
     const owner = await app.createAccount({ form: 'A' });
     const other = await app.createAccount({ form: 'A' });
     const before = await app.recordNote(owner.key, { title: 'Before', summary: SUMMARY });
@@ -119,8 +119,8 @@ describe('Form A delete', () => {
   it.each([
     { name: 'an unknown id', setup: 'unknown' },
     { name: "another account's note", setup: 'foreign' },
-    { name: 'a meeting whose transcript is not stored yet (D3)', setup: 'pending' },
-  ] as const)('SPEC 4.3, D2: deleting $name answers 404 not_found and removes nothing', async ({ setup }) => {
+    { name: 'a meeting whose transcript is not stored yet', setup: 'pending' },
+  ] as const)('deleting $name answers 404 not_found and removes nothing', async ({ setup }) => {
     const caller = await app.createAccount({ form: 'A' });
     const other = await app.createAccount({ form: 'A' });
     let id = '0b6a3f7e-2c1d-4e5f-8a9b-7c6d5e4f3a2b';
@@ -148,7 +148,7 @@ describe('Form A delete', () => {
     }
   });
 
-  it('D2: DELETE with a malformed id answers 400 invalid_request in Form A', async () => {
+  it('DELETE with a malformed id answers 400 invalid_request in Form A', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     const res = await app.request('/v1/notes/not-a-uuid', { method: 'DELETE', key });
     expect(res.status).toBe(400);
@@ -163,7 +163,7 @@ describe('Form B has no delete', () => {
     { name: 'a Form A key with X-API-Form: B', keyForm: 'A', header: 'B' },
     { name: 'a Form A key with X-API-Form: b', keyForm: 'A', header: 'b' },
   ] as const)(
-    'SPEC 4.3, D2: DELETE /v1/notes/:id with $name answers 404 in Form B format and keeps the note',
+    'DELETE /v1/notes/:id with $name answers 404 in Form B format and keeps the note',
     async ({ keyForm, header }) => {
       const { key } = await app.createAccount({ form: keyForm });
       const id = await app.recordNote(key, { summary: SUMMARY });
@@ -187,7 +187,7 @@ describe('Form B has no delete', () => {
     },
   );
 
-  it("D1, SPEC 4.3: a Form B key with X-API-Form: A can delete (the request's form decides)", async () => {
+  it("a Form B key with X-API-Form: A can delete (the request's form decides)", async () => {
     const { key } = await app.createAccount({ form: 'B' });
     const id = await app.recordNote(key, {});
     const res = await app.request(`/v1/notes/${id}`, { method: 'DELETE', key, form: 'A' });

@@ -61,7 +61,7 @@ async function listB(key: string, query = '') {
 }
 
 describe('Form A note fields', () => {
-  it('SPEC 2.1 rule 2: a Form A list entry has exactly id, title, platform, duration_seconds, created_at, ended_at, transcript', async () => {
+  it('a Form A list entry has exactly id, title, platform, duration_seconds, created_at, ended_at, transcript', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     const id = await app.recordNote(key, {
       title: 'Planning',
@@ -102,7 +102,7 @@ describe('Form A note fields', () => {
     expect(list.data[0].id).toMatch(UUID_V4);
   });
 
-  it('SPEC 4.2, D6: a Form A single note before any summary has language "en" by default, summary null and action_items []', async () => {
+  it('a Form A single note before any summary has language "en" by default, summary null and action_items []', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     const id = await app.recordNote(key, {
       title: 'Standup',
@@ -127,7 +127,7 @@ describe('Form A note fields', () => {
     });
   });
 
-  it('SPEC 2.3, D6: a Form A single note carries the recorder summary text, the language given and {text, assignee} action items', async () => {
+  it('a Form A single note carries the recorder summary text, the language given and {text, assignee} action items', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     const id = await app.recordNote(key, {
       title: 'Planung',
@@ -158,7 +158,7 @@ describe('Form A note fields', () => {
     });
   });
 
-  it('D6: without recorder text the Form A summary is a plain-text rendering of context, decisions and next step', async () => {
+  it('without recorder text the Form A summary is a plain-text rendering of context, decisions and next step', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     const id = await app.recordNote(key, { summary: SUMMARY });
     const note = await getA(key, id);
@@ -188,7 +188,7 @@ describe('Form A note fields', () => {
     expect(note.summary).not.toContain('"context"');
   });
 
-  it('D6: a note without a title has title "" in Form A, list and single', async () => {
+  it('a note without a title has title "" in Form A, list and single', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     const id = await app.recordNote(key, { title: null });
     const list = await listA(key);
@@ -197,14 +197,14 @@ describe('Form A note fields', () => {
     expect(await getA(key, id)).toMatchObject({ id, title: '' });
   });
 
-  it('SPEC 2.1, D6: Form A shows platform microphone as microphone', async () => {
+  it('Form A shows platform microphone as microphone', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     const id = await app.recordNote(key, { platform: 'microphone' });
     expect((await listA(key)).data[0]).toMatchObject({ id, platform: 'microphone' });
     expect(await getA(key, id)).toMatchObject({ id, platform: 'microphone' });
   });
 
-  it('SPEC 2.2, D6: Form A segments have exactly sequence, speaker, content, start_time, with or without an end_time recorded', async () => {
+  it('Form A segments have exactly sequence, speaker, content, start_time, with or without an end_time recorded', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     const id = await app.recordNote(key, {
       segments: [
@@ -227,7 +227,7 @@ describe('Form A note fields', () => {
     }
   });
 
-  it('SPEC 2.1 rule 2: a Form A list entry equals the single note without language, summary and action_items', async () => {
+  it('a Form A list entry equals the single note without language, summary and action_items', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     const id = await app.recordNote(key, { language: 'fr', summary: SUMMARY });
     const single = await getA(key, id);
@@ -241,7 +241,7 @@ describe('Form A note fields', () => {
 });
 
 describe('Form B note fields', () => {
-  it('SPEC 2.1, 3.2, D3: a Form B note has exactly id, title, platform, duration_seconds, started_at, ended_at, status "ready", transcript, summary null before a summary', async () => {
+  it('a Form B note has exactly id, title, platform, duration_seconds, started_at, ended_at, status "ready", transcript, summary null before a summary', async () => {
     const { key } = await app.createAccount({ form: 'B' });
     const id = await app.recordNote(key, {
       title: 'Sales call',
@@ -293,7 +293,7 @@ describe('Form B note fields', () => {
     expect(await listB(key)).toEqual({ data: [expected], next_cursor: null, has_more: false });
   });
 
-  it('SPEC 2.4, 3.2: once a summary exists, Form B summary is the full Summary object, in list and single', async () => {
+  it('once a summary exists, Form B summary is the full Summary object, in list and single', async () => {
     const { key } = await app.createAccount({ form: 'B' });
     const id = await app.recordNote(key, {
       title: 'Budget review',
@@ -334,7 +334,7 @@ describe('Form B note fields', () => {
     expect(await listB(key)).toEqual({ data: [expected], next_cursor: null, has_more: false });
   });
 
-  it('D6: a note without a title has title null in Form B (and "" in Form A)', async () => {
+  it('a note without a title has title null in Form B (and "" in Form A)', async () => {
     const { key } = await app.createAccount({ form: 'B' });
     const id = await app.recordNote(key, { title: null });
     expect(await getB(key, id)).toMatchObject({ id, title: null });
@@ -342,14 +342,14 @@ describe('Form B note fields', () => {
     expect(await getA(key, id)).toMatchObject({ id, title: '' });
   });
 
-  it('SPEC 2.1, D6: Form B shows a microphone note as phone, in list and single', async () => {
+  it('Form B shows a microphone note as phone, in list and single', async () => {
     const { key } = await app.createAccount({ form: 'B' });
     const id = await app.recordNote(key, { platform: 'microphone' });
     expect(await getB(key, id)).toMatchObject({ id, platform: 'phone' });
     expect((await listB(key)).data[0]).toMatchObject({ id, platform: 'phone' });
   });
 
-  it('SPEC 2.2, D6: Form B segments carry end_time as a number, or null when the recorder gave none', async () => {
+  it('Form B segments carry end_time as a number, or null when the recorder gave none', async () => {
     const { key } = await app.createAccount({ form: 'B' });
     const id = await app.recordNote(key, {
       segments: [
@@ -367,7 +367,7 @@ describe('Form B note fields', () => {
     expect((await listB(key)).data[0].transcript).toEqual(expected);
   });
 
-  it('SPEC 2.1 rule 3: Form B list and single-note responses use the same Note shape', async () => {
+  it('Form B list and single-note responses use the same Note shape', async () => {
     const { key } = await app.createAccount({ form: 'B' });
     const withSummary = await app.recordNote(key, { title: null, platform: 'microphone', summary: SUMMARY });
     const without = await app.recordNote(key, { title: 'Plain', platform: 'zoom' });
@@ -377,7 +377,7 @@ describe('Form B note fields', () => {
     expect(list.data[1]).toEqual(await getB(key, withSummary));
   });
 
-  it('D1, SPEC 2.1: a Form A key with X-API-Form: B gets the Form B shape of the same note', async () => {
+  it('a Form A key with X-API-Form: B gets the Form B shape of the same note', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     const id = await app.recordNote(key, {
       title: null,
@@ -413,7 +413,7 @@ describe('Form B note fields', () => {
 });
 
 describe('Segments, time and duration', () => {
-  it('D6, SPEC 2.2: sequence runs 1..n in recorder order (not sorted by start_time or speaker), in both forms', async () => {
+  it('sequence runs 1..n in recorder order (not sorted by start_time or speaker), in both forms', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     // 12 segments, deliberately not in start_time or speaker order; more than 9 so a text sort would show.
     const starts = [5, 0, 0, 12.5, 3, 30, 2, 2, 40, 7, 1, 60];
@@ -443,7 +443,7 @@ describe('Segments, time and duration', () => {
     expect((await listB(key)).data[0].transcript).toEqual(expectedB);
   });
 
-  it('D4: every timestamp is written as YYYY-MM-DDTHH:mm:ss.sssZ, also for defaults and offset inputs', async () => {
+  it('every timestamp is written as YYYY-MM-DDTHH:mm:ss.sssZ, also for defaults and offset inputs', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     const defaulted = await app.recordNote(key, {});
     const offset = await app.recordNote(key, {
@@ -471,7 +471,7 @@ describe('Segments, time and duration', () => {
     expect(b.ended_at).toBe('2026-01-05T11:30:15.500Z');
   });
 
-  it('D4: created_at is set by the server when the meeting is recorded, not taken from started_at', async () => {
+  it('created_at is set by the server when the meeting is recorded, not taken from started_at', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     const before = Date.now();
     const id = await app.recordNote(key, {
@@ -516,7 +516,7 @@ describe('Segments, time and duration', () => {
       },
       duration: 0,
     },
-  ])('D4: duration_seconds is $name', async ({ input, duration }) => {
+  ])('duration_seconds is $name', async ({ input, duration }) => {
     const { key } = await app.createAccount({ form: 'A' });
     const id = await app.recordNote(key, input);
     const a = await getA(key, id);
@@ -532,7 +532,7 @@ describe('Segments, time and duration', () => {
     }
   });
 
-  it('D4: a duration derived from sub-second times is still an integer close to ended_at - started_at', async () => {
+  it('a duration derived from sub-second times is still an integer close to ended_at - started_at', async () => {
     const { key } = await app.createAccount({ form: 'B' });
     const id = await app.recordNote(key, {
       started_at: '2026-02-02T10:00:00.000Z',
@@ -543,7 +543,7 @@ describe('Segments, time and duration', () => {
     expect(Math.abs(b.duration_seconds - 10.6)).toBeLessThan(1);
   });
 
-  it('D4: with neither ended_at nor duration, duration_seconds is the integer ended_at - started_at of what is shown', async () => {
+  it('with neither ended_at nor duration, duration_seconds is the integer ended_at - started_at of what is shown', async () => {
     const { key } = await app.createAccount({ form: 'B' });
     const id = await app.recordNote(key, {});
     const b = await getB(key, id);
@@ -555,7 +555,7 @@ describe('Segments, time and duration', () => {
 });
 
 describe('Visibility of notes', () => {
-  it('D3: a meeting without a stored transcript is not a note: 404 in both forms and absent from lists', async () => {
+  it('a meeting without a stored transcript is not a note: 404 in both forms and absent from lists', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     const pending = await app.recordNote(key, { transcribe: false });
     const visible = await app.recordNote(key, {});
@@ -574,7 +574,7 @@ describe('Visibility of notes', () => {
     expect((await listB(key)).data.map((n: { id: string }) => n.id)).toEqual([visible]);
   });
 
-  it('D3: a meeting becomes a note once its transcript is stored', async () => {
+  it('a meeting becomes a note once its transcript is stored', async () => {
     const { key } = await app.createAccount({ form: 'B' });
     const id = await app.recordNote(key, { transcribe: false });
     expect((await app.request(`/v1/notes/${id}`, { key, form: 'B' })).status).toBe(404);
@@ -591,7 +591,7 @@ describe('Visibility of notes', () => {
   });
 
   it.each(['A', 'B'] as const)(
-    "SPEC 4.2, SPEC 5 rule 2: Form %s reports another account's note and an unknown id as 404",
+    "Form %s reports another account's note and an unknown id as 404",
     async (form) => {
       const owner = await app.createAccount({ form });
       const other = await app.createAccount({ form });

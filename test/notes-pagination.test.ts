@@ -153,7 +153,7 @@ function withOffset(iso: string): string {
 }
 
 describe('Order', () => {
-  it('SPEC 4.1, D5: notes come newest first (created_at desc, id desc) in both forms', async () => {
+  it('notes come newest first (created_at desc, id desc) in both forms', async () => {
     const s = await seedAccount('A');
     expect(s.ref).toHaveLength(25);
     // Independent of the database order: later recordings are newer.
@@ -172,7 +172,7 @@ describe('Order', () => {
     expect(b).toMatchObject({ next_cursor: null, has_more: false });
   });
 
-  it('D5: the notes of one account have distinct created_at values, even when recorded at the same moment', async () => {
+  it('the notes of one account have distinct created_at values, even when recorded at the same moment', async () => {
     const s = await seedAccount('A', { first: 2, concurrent: 20, last: 2 });
     const a = await list(s.key, 'A', { limit: 100 });
     const createdAt = a.data.map((n) => n.created_at as string);
@@ -194,7 +194,7 @@ describe('Order', () => {
 
 describe('Walking pages', () => {
   it.each(FORMS)(
-    'D5: Form %s pages of limit 1, 2, 3 and 7 yield every note exactly once, in order',
+    'Form %s pages of limit 1, 2, 3 and 7 yield every note exactly once, in order',
     async (form) => {
       const s = await seedAccount(form);
       const refIds = s.ref.map((n) => n.id);
@@ -207,7 +207,7 @@ describe('Walking pages', () => {
   );
 
   it.each(FORMS)(
-    'SPEC 4.1, D5: Form %s default limit is 20; the last page has next_cursor null and has_more false',
+    'Form %s default limit is 20; the last page has next_cursor null and has_more false',
     async (form) => {
       const s = await seedAccount(form);
       const first = await list(s.key, form);
@@ -220,7 +220,7 @@ describe('Walking pages', () => {
     },
   );
 
-  it('D5: a page that ends exactly on the last note reports next_cursor null and has_more false', async () => {
+  it('a page that ends exactly on the last note reports next_cursor null and has_more false', async () => {
     const s = await seedAccount('A', { first: 3, concurrent: 0, last: 3 });
     for (const form of FORMS) {
       const page = await list(s.key, form, { limit: 6 });
@@ -234,7 +234,7 @@ describe('Walking pages', () => {
     }
   });
 
-  it('SPEC 4.1, D5: an account without notes gets an empty last page', async () => {
+  it('an account without notes gets an empty last page', async () => {
     const { key } = await app.createAccount({ form: 'A' });
     await app.recordNote(key, { transcribe: false });
     for (const form of FORMS) {
@@ -242,7 +242,7 @@ describe('Walking pages', () => {
     }
   });
 
-  it('SPEC 4.1, SPEC 8: limit 100 is honoured in both forms and limit 101 is refused (Form A 422, Form B 400)', async () => {
+  it('limit 100 is honoured in both forms and limit 101 is refused (Form A 422, Form B 400)', async () => {
     const s = await seedAccount('A', { first: 1, concurrent: 0, last: 0 });
     // 100 more notes, ten at a time.
     for (let i = 0; i < 10; i++) {
@@ -272,7 +272,7 @@ describe('Walking pages', () => {
     expect(b.json).toEqual({ error: expect.any(String) });
   });
 
-  it('SPEC 4.1, D5: the Form A cursor is opaque, not a timestamp', async () => {
+  it('the Form A cursor is opaque, not a timestamp', async () => {
     const s = await seedAccount('A', { first: 4, concurrent: 0, last: 0 });
     const page = await list(s.key, 'A', { limit: 2 });
     expect(page.has_more).toBe(true);
@@ -284,7 +284,7 @@ describe('Walking pages', () => {
     expect(cursor).not.toContain(':');
   });
 
-  it('D5: the Form B next_cursor is the created_at of the last note on the page, as a D4 timestamp', async () => {
+  it('the Form B next_cursor is the created_at of the last note on the page, as a D4 timestamp', async () => {
     const s = await seedAccount('B', { first: 3, concurrent: 4, last: 0 });
     let cursor: string | undefined;
     for (let i = 0; i < 3; i++) {
@@ -302,7 +302,7 @@ describe('Walking pages', () => {
 });
 
 describe('Filters', () => {
-  it.each(FORMS)('SPEC 4.1, D5: created_after is an inclusive lower bound in Form %s', async (form) => {
+  it.each(FORMS)('created_after is an inclusive lower bound in Form %s', async (form) => {
     const s = await seedAccount(form);
     const pivot = s.ref[10]!;
     const expected = s.ref.slice(0, 11).map((n) => n.id);
@@ -316,7 +316,7 @@ describe('Filters', () => {
     }
   });
 
-  it('SPEC 4.1, D5: created_before is an exclusive upper bound in Form A', async () => {
+  it('created_before is an exclusive upper bound in Form A', async () => {
     const s = await seedAccount('A');
     const pivot = s.ref[10]!;
     const expected = s.ref.slice(11).map((n) => n.id);
@@ -330,7 +330,7 @@ describe('Filters', () => {
     }
   });
 
-  it('SPEC 4.1, D5: created_before is an inclusive upper bound in Form B', async () => {
+  it('created_before is an inclusive upper bound in Form B', async () => {
     const s = await seedAccount('B');
     const pivot = s.ref[10]!;
     const expected = s.ref.slice(10).map((n) => n.id);
@@ -344,7 +344,7 @@ describe('Filters', () => {
     }
   });
 
-  it('SPEC 4.1, D5: created_after and created_before together bound a window (A: [after, before), B: [after, before])', async () => {
+  it('created_after and created_before together bound a window (A: [after, before), B: [after, before])', async () => {
     const s = await seedAccount('A');
     const newer = s.ref[5]!;
     const older = s.ref[15]!;
@@ -361,7 +361,7 @@ describe('Filters', () => {
     expect((await list(s.key, 'B', one)).data.map((n) => n.id)).toEqual([newer.id]);
   });
 
-  it('SPEC 4.1, D6: Form A platform=microphone lists only microphone notes, and platform=phone only phone notes', async () => {
+  it('Form A platform=microphone lists only microphone notes, and platform=phone only phone notes', async () => {
     const s = await seedAccount('A');
     for (const platform of PLATFORM_CYCLE) {
       const page = await list(s.key, 'A', { platform, limit: 100 });
@@ -375,7 +375,7 @@ describe('Filters', () => {
     }
   });
 
-  it('SPEC 4.1, D6: Form B platform=phone includes microphone notes (shown as phone); other platforms filter exactly', async () => {
+  it('Form B platform=phone includes microphone notes (shown as phone); other platforms filter exactly', async () => {
     const s = await seedAccount('B');
     const phone = await list(s.key, 'B', { platform: 'phone', limit: 100 });
     const expected = s.ref
@@ -398,7 +398,7 @@ describe('Filters', () => {
   });
 
   it.each(FORMS)(
-    'D5: in Form %s filters combine with a cursor: walking a filtered list yields exactly the filtered notes',
+    'in Form %s filters combine with a cursor: walking a filtered list yields exactly the filtered notes',
     async (form) => {
       const s = await seedAccount(form);
       const createdAt = createdAtMap(s.ref);
@@ -433,7 +433,7 @@ describe('Filters', () => {
 });
 
 describe('Which notes are listed', () => {
-  it('D3: a meeting without a transcript is never listed, in either form, with or without filters', async () => {
+  it('a meeting without a transcript is never listed, in either form, with or without filters', async () => {
     const s = await seedAccount('A');
     const pendingRows = await app.db
       .select({ id: meetings.id, createdAt: meetings.createdAt })
@@ -458,7 +458,7 @@ describe('Which notes are listed', () => {
     }
   });
 
-  it('SPEC 5 rule 2: notes of other accounts never appear in a list, with or without filters and cursors', async () => {
+  it('notes of other accounts never appear in a list, with or without filters and cursors', async () => {
     const mine = await seedAccount('A', { first: 4, concurrent: 6, last: 2 });
     const theirs = await seedAccount('A', { first: 4, concurrent: 6, last: 2 });
     const theirIds = new Set(theirs.ref.map((n) => n.id));

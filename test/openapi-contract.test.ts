@@ -27,7 +27,7 @@ const operations = (d: any) =>
 const resolve = (d: any, schema: any) =>
   schema.$ref ? d.components.schemas[schema.$ref.slice('#/components/schemas/'.length)] : schema;
 
-describe('issue 11 item 1: absolute servers from the request origin', () => {
+describe('absolute servers from the request origin', () => {
   it.each(FORM_NAMES)('Form %s: servers is the origin the request reached, plus /v1', async (form) => {
     const res = await app.request(`/api/openapi.json?form=${form}`);
     expect(res.json.servers).toEqual([{ url: `${app.url}/v1` }]);
@@ -77,7 +77,7 @@ describe('issue 11 item 1: absolute servers from the request origin', () => {
   });
 });
 
-describe('issue 11 item 2, D1: each document says how a request gets its form', () => {
+describe('each document says how a request gets its form', () => {
   it.each(FORM_NAMES)('Form %s: info.description and X-API-Form name this form only', async (form) => {
     const d = await doc(form);
     expect(d.info.description).toContain(`X-API-Form: ${form} (any case)`);
@@ -89,7 +89,7 @@ describe('issue 11 item 2, D1: each document says how a request gets its form', 
     }
   });
 
-  it('D1: the Form B document says a 401 without X-API-Form is answered in Form A', async () => {
+  it('the Form B document says a 401 without X-API-Form is answered in Form A', async () => {
     const b = await doc('B');
     expect(b.info.description).toContain('without X-API-Form is answered 401 in Form A');
     for (const { op } of operations(b)) {
@@ -104,7 +104,7 @@ describe('issue 11 item 2, D1: each document says how a request gets its form', 
   });
 });
 
-describe('issue 11 item 4: precise error documentation (SPEC 7, D2, D14)', () => {
+describe('precise error documentation', () => {
   it.each(FORM_NAMES)('Form %s: each status lists only the codes it can carry', async (form) => {
     const d = await doc(form);
     for (const { path, method, op } of operations(d)) {
@@ -140,14 +140,14 @@ describe('issue 11 item 4: precise error documentation (SPEC 7, D2, D14)', () =>
     expect(a.components.schemas.Error.properties.error.properties.code.enum).toEqual([...ERROR_CODES]);
   });
 
-  it.each(FORM_NAMES)('D2: Form %s documents 404 only where an id can be unknown', async (form) => {
+  it.each(FORM_NAMES)('Form %s documents 404 only where an id can be unknown', async (form) => {
     const d = await doc(form);
     for (const { path, method, op } of operations(d)) {
       expect(Boolean(op.responses['404']), `${method} ${path}`).toBe(path.includes('{'));
     }
   });
 
-  it.each(FORM_NAMES)('D14: Form %s documents X-RateLimit-* where answers carry them', async (form) => {
+  it.each(FORM_NAMES)('Form %s documents X-RateLimit-* where answers carry them', async (form) => {
     const d = await doc(form);
     for (const { op } of operations(d)) {
       expect(op.responses['401'].headers['X-RateLimit-Limit']).toBeUndefined();
@@ -157,24 +157,21 @@ describe('issue 11 item 4: precise error documentation (SPEC 7, D2, D14)', () =>
     }
   });
 
-  it.each(FORM_NAMES)(
-    'D14, D15: over HTTP in Form %s, a 401 has no X-RateLimit-*, a 403 has them',
-    async (form) => {
-      const noKey = await app.request('/v1/notes', { form });
-      expect(noKey.status).toBe(401);
-      expect(noKey.headers.get('x-ratelimit-limit')).toBeNull();
-      const { key } = await app.createAccount({ form, earlyAccess: false });
-      const forbidden = await app.request('/v1/webhooks', { key });
-      expect(forbidden.status).toBe(403);
-      expect(forbidden.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
-      const badHeader = await app.request('/v1/notes', { key, form: 'Z' });
-      expect(badHeader.status).toBe(400);
-      expect(badHeader.headers.get('x-ratelimit-limit')).toBeNull();
-    },
-  );
+  it.each(FORM_NAMES)('over HTTP in Form %s, a 401 has no X-RateLimit-*, a 403 has them', async (form) => {
+    const noKey = await app.request('/v1/notes', { form });
+    expect(noKey.status).toBe(401);
+    expect(noKey.headers.get('x-ratelimit-limit')).toBeNull();
+    const { key } = await app.createAccount({ form, earlyAccess: false });
+    const forbidden = await app.request('/v1/webhooks', { key });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    const badHeader = await app.request('/v1/notes', { key, form: 'Z' });
+    expect(badHeader.status).toBe(400);
+    expect(badHeader.headers.get('x-ratelimit-limit')).toBeNull();
+  });
 });
 
-describe('issue 11: the contract validator of test-app catches drift', () => {
+describe('the contract validator of test-app catches drift', () => {
   const headers = (h: Record<string, string>) => new Headers(h);
   const ok = { 'x-request-id': 'r', 'cache-control': 'no-store', 'content-type': 'application/json' };
   const counted = {
@@ -247,7 +244,7 @@ describe('issue 11: the contract validator of test-app catches drift', () => {
     await expect(failure).rejects.toThrow(`GET /v1/notes (GET /notes), Form A, status ${status}`);
   });
 
-  it('D1: judges a 401 without X-API-Form against Form A even for a Form B key', async () => {
+  it('judges a 401 without X-API-Form against Form A even for a Form B key', async () => {
     const b = createContractValidator({ baseUrl: app.url, keyForm: async () => 'B' });
     await b(
       { method: 'GET', path: '/v1/notes', headers: headers(auth) },
@@ -269,7 +266,7 @@ describe('issue 11: the contract validator of test-app catches drift', () => {
   });
 });
 
-describe('issue 11: Swagger UI', () => {
+describe('Swagger UI', () => {
   it('sends the document to no third party: validatorUrl is null', () => {
     expect(SWAGGER_UI_OPTIONS.validatorUrl).toBeNull();
   });

@@ -30,7 +30,7 @@ function properties(schema: any, at: string): { at: string; prop: any }[] {
   return [...own, ...nested];
 }
 
-describe.each(FORM_NAMES)('issue 11 item 3: Form %s states its rules', (form) => {
+describe.each(FORM_NAMES)('Form %s states its rules', (form) => {
   const d = docOf(form);
 
   it('says what happens in its own words: no internal rule or issue numbers', () => {
@@ -72,7 +72,7 @@ describe.each(FORM_NAMES)('issue 11 item 3: Form %s states its rules', (form) =>
     for (const { at, prop } of named(/^url$/)) expect(prop.format, at).toBe('uri');
   });
 
-  it('D2: limits have their bounds and defaults; q and url their lengths; events its default', () => {
+  it('limits have their bounds and defaults; q and url their lengths; events its default', () => {
     expect(param(d, '/notes', 'limit').schema).toMatchObject({
       type: 'integer',
       minimum: 1,
@@ -105,7 +105,7 @@ describe.each(FORM_NAMES)('issue 11 item 3: Form %s states its rules', (form) =>
   }
 });
 
-describe.each(FORM_NAMES)('issue 11 item 4: Form %s examples', (form) => {
+describe.each(FORM_NAMES)('Form %s examples', (form) => {
   const d = docOf(form);
   const ajv = newAjv();
   const id = `urn:openapi:examples-${form}`;
@@ -144,7 +144,7 @@ describe.each(FORM_NAMES)('issue 11 item 4: Form %s examples', (form) => {
   });
 });
 
-describe('D2, issue 11: limit is a plain decimal integer', () => {
+describe('limit is a plain decimal integer', () => {
   const limit = limitParam(100, 20);
   const issue = (value: unknown) => {
     const r = limit.safeParse(value);

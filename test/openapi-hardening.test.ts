@@ -11,9 +11,9 @@ afterAll(() => app?.close());
 
 const doc = async (form: 'A' | 'B') => (await app.request(`/api/openapi.json?form=${form}`)).json;
 
-describe("the OpenAPI documents describe issue 8's limits (D22)", () => {
+describe("the OpenAPI documents describe issue 8's limits", () => {
   it.each(['A', 'B'] as const)(
-    'D22 (issue 8 item 4): the Form %s document says the daily limit binds the account across forms and keys, and caps keys at 20',
+    'the Form %s document says the daily limit binds the account across forms and keys, and caps keys at 20',
     async (form) => {
       const d = await doc(form);
       expect(d.info.description).toContain('counted across both forms and all of its keys');
@@ -26,7 +26,7 @@ describe("the OpenAPI documents describe issue 8's limits (D22)", () => {
   );
 
   it.each(['A', 'B'] as const)(
-    'issue 8 items 1 and 3: Form %s documents 413 on POST /webhooks and Cache-Control: no-store on answers',
+    'Form %s documents 413 on POST /webhooks and Cache-Control: no-store on answers',
     async (form) => {
       const d = await doc(form);
       const create = d.paths['/webhooks'].post.responses;

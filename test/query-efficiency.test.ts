@@ -69,7 +69,7 @@ async function capture(fn: () => Promise<unknown>) {
 }
 
 describe('SQL round trips and indexes', () => {
-  it('issue 2 item 3: listing 100 notes of 200 segments takes as many queries as listing 2 (no N+1)', async () => {
+  it('listing 100 notes of 200 segments takes as many queries as listing 2 (no N+1)', async () => {
     const small = await app.createAccount();
     const large = await app.createAccount();
     await addNotes(small.account.id, 2, 200);
@@ -105,7 +105,7 @@ describe('SQL round trips and indexes', () => {
     // at once, so this test gets room beyond the suite's 60 s default.
   }, 240_000);
 
-  it('issue 2 item 3: every query of a list, filtered list, page and lookup can use an index', async () => {
+  it('every query of a list, filtered list, page and lookup can use an index', async () => {
     const { account, key } = await app.createAccount();
     await addNotes(account.id, 3, 5);
     const page = await app.request('/v1/notes?limit=1', { key });
@@ -130,7 +130,7 @@ describe('SQL round trips and indexes', () => {
   });
 });
 
-describe('two statements per /v1 read (issue 14 item 2)', () => {
+describe('two statements per /v1 read', () => {
   /** Statements sent to the database for one request, and the answer. */
   async function sent(path: string, init: Parameters<TestApp['request']>[1]) {
     let answer: Awaited<ReturnType<TestApp['request']>> | undefined;
@@ -141,7 +141,7 @@ describe('two statements per /v1 read (issue 14 item 2)', () => {
   }
 
   it.each(['A', 'B'] as const)(
-    'issue 14 item 2, SPEC 4.1, 4.2, D14, D15, D22: a Form %s list or get sends two statements to the database (key and count; note or page with transcripts), from a key’s first request on, counted on the wire',
+    'a Form %s list or get sends two statements to the database (key and count; note or page with transcripts), from a key’s first request on, counted on the wire',
     async (form) => {
       const { account, key } = await app.createAccount({ form, plan: 'free' });
       await addNotes(account.id, 3, 50);
@@ -181,7 +181,7 @@ describe('two statements per /v1 read (issue 14 item 2)', () => {
   );
 
   it.each(['A', 'B'] as const)(
-    'issue 14 item 2, D14, D22: a Form %s request refused by a full window is one statement, and counts nothing',
+    'a Form %s request refused by a full window is one statement, and counts nothing',
     async (form) => {
       const { account, key } = await app.createAccount({ form, plan: 'enterprise', dailyLimit: 2 });
       await addNotes(account.id, 1, 5);
@@ -197,10 +197,10 @@ describe('two statements per /v1 read (issue 14 item 2)', () => {
   );
 });
 
-describe('the one statement keeps D22 under a race (issue 14 item 2)', () => {
+describe('the one statement keeps D22 under a race', () => {
   // PGlite runs one statement at a time, so no request can overtake another there.
   it.skipIf(testDatabaseKind === 'pglite')(
-    'issue 14 item 2, D22 (PostgreSQL): a day window filled between the statement’s snapshot and its count refuses the request, and the key’s minute keeps no count of it',
+    'on PostgreSQL, a day window filled between the statement’s snapshot and its count refuses the request, and the key’s minute keeps no count of it',
     async () => {
       const { account, key, keyId } = await app.createAccount({
         form: 'B',
@@ -248,8 +248,8 @@ describe('the one statement keeps D22 under a race (issue 14 item 2)', () => {
   );
 });
 
-describe('flat paging (issue 14 item 3, D5)', () => {
-  it('issue 14 item 3, D5: the page of notes at depth 2,990 of 3,000 is found by an index condition in both forms: no row before the cursor is read and filtered', async () => {
+describe('flat paging', () => {
+  it('the page of notes at depth 2,990 of 3,000 is found by an index condition in both forms: no row before the cursor is read and filtered', async () => {
     const { account, key } = await app.createAccount();
     // 3,000 notes, one a second (created_at is unique per account, D5).
     await app.db.execute(sql`

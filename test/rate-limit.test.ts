@@ -90,7 +90,7 @@ function expect429A(res: Res) {
   expectRetryAfter(res, 86_400);
 }
 
-/** A Form B 429; refused by the account's day window (D22), Retry-After may run to the end of the day. */
+/** A Form B 429; refused by the account's day window, Retry-After may run to the end of the day. */
 function expect429B(res: Res, window: 'minute' | 'day' = 'minute') {
   expect({ status: res.status, body: res.json }).toEqual({
     status: 429,
@@ -113,8 +113,8 @@ function burst(n: number, path: string, init: Parameters<TestApp['request']>[1])
   return Promise.all(Array.from({ length: n }, () => app.request(path, init)));
 }
 
-describe('rate-limit headers on every authenticated /v1 response (D14, SPEC 8)', () => {
-  it('D14: every authenticated Form A response (200, 404, 400, 422, 403) carries X-RateLimit-Limit/Remaining/Reset, reset at the end of the UTC day', async () => {
+describe('rate-limit headers on every authenticated /v1 response', () => {
+  it('every authenticated Form A response (200, 404, 400, 422, 403) carries X-RateLimit-Limit/Remaining/Reset, reset at the end of the UTC day', async () => {
     const cases: [string, { earlyAccess?: boolean }, string, number][] = [
       ['200 list', {}, '/v1/notes', 200],
       ['404 unknown note', {}, `/v1/notes/${randomUUID()}`, 404],
@@ -133,7 +133,7 @@ describe('rate-limit headers on every authenticated /v1 response (D14, SPEC 8)',
     }
   });
 
-  it('D14: every authenticated Form B response (200, 404, 400, 403) carries X-RateLimit-Limit/Remaining/Reset, reset at the end of the clock minute', async () => {
+  it('every authenticated Form B response (200, 404, 400, 403) carries X-RateLimit-Limit/Remaining/Reset, reset at the end of the clock minute', async () => {
     const cases: [string, { earlyAccess?: boolean }, string, number][] = [
       ['200 list', {}, '/v1/notes', 200],
       ['404 unknown note', {}, `/v1/notes/${randomUUID()}`, 404],
@@ -151,7 +151,7 @@ describe('rate-limit headers on every authenticated /v1 response (D14, SPEC 8)',
     }
   });
 
-  it('D14: every authenticated request counts, whatever its status: Remaining goes down by one each time', async () => {
+  it('every authenticated request counts, whatever its status: Remaining goes down by one each time', async () => {
     const { key } = await app.createAccount({ plan: 'pro' });
     const paths = [
       '/v1/notes',
@@ -166,7 +166,7 @@ describe('rate-limit headers on every authenticated /v1 response (D14, SPEC 8)',
     expect(remaining).toEqual(['9999', '9998', '9997', '9996', '9995']);
   });
 
-  it('D14/SPEC 5.4: 401 responses (no key, unknown key, revoked key; either form) carry no X-RateLimit headers', async () => {
+  it('401 responses (no key, unknown key, revoked key; either form) carry no X-RateLimit headers', async () => {
     const { account } = await app.createAccount();
     const { plaintext: revoked, key: revokedKey } = await createApiKey(app.db, { accountId: account.id });
     await revokeApiKey(app.db, revokedKey.id);
@@ -195,8 +195,8 @@ describe('rate-limit headers on every authenticated /v1 response (D14, SPEC 8)',
   });
 });
 
-describe('Form B: 100 requests per key per clock minute (D14, SPEC 8)', () => {
-  it('D14/SPEC 8: 150 concurrent requests on one Form B key give exactly 100 × 200 and 50 × 429 (Form B body, Retry-After)', async () => {
+describe('Form B: 100 requests per key per clock minute', () => {
+  it('150 concurrent requests on one Form B key give exactly 100 × 200 and 50 × 429 (Form B body, Retry-After)', async () => {
     const { key } = await app.createAccount({ form: 'B', plan: 'enterprise' });
     await ensureMinuteRoom();
     const before = Date.now();
@@ -222,7 +222,7 @@ describe('Form B: 100 requests per key per clock minute (D14, SPEC 8)', () => {
       );
   });
 
-  it('D14: once a Form B key is at its limit, Remaining stays 0 and every later request in the window (any path) is 429', async () => {
+  it('once a Form B key is at its limit, Remaining stays 0 and every later request in the window (any path) is 429', async () => {
     const { key } = await app.createAccount({ form: 'B' });
     await ensureMinuteRoom();
     const first = await burst(100, '/v1/notes', { key });
@@ -238,7 +238,7 @@ describe('Form B: 100 requests per key per clock minute (D14, SPEC 8)', () => {
     expect429B(r.res);
   });
 
-  it('D14: Form B limits are per key: another key of the same account still has its 100', async () => {
+  it('Form B limits are per key: another key of the same account still has its 100', async () => {
     const { account, key } = await app.createAccount({ form: 'B' });
     const { plaintext: second } = await createApiKey(app.db, { accountId: account.id, form: 'B' });
     await ensureMinuteRoom();
@@ -252,8 +252,8 @@ describe('Form B: 100 requests per key per clock minute (D14, SPEC 8)', () => {
   });
 });
 
-describe('Form A: requests per account per UTC day by plan (D14, SPEC 8)', () => {
-  it('D14/SPEC 8: a free-plan account gets 100 requests per UTC day, shared by all its keys; the 101st is 429 rate_limited with Retry-After', async () => {
+describe('Form A: requests per account per UTC day by plan', () => {
+  it('a free-plan account gets 100 requests per UTC day, shared by all its keys; the 101st is 429 rate_limited with Retry-After', async () => {
     const { account, key } = await app.createAccount({ plan: 'free' });
     const { plaintext: second } = await createApiKey(app.db, { accountId: account.id, form: 'A' });
 
@@ -272,7 +272,7 @@ describe('Form A: requests per account per UTC day by plan (D14, SPEC 8)', () =>
     }
   });
 
-  it('D14: the plan sets the Form A daily limit: free 100, pro 10000, enterprise its daily_limit or 100000 by default', async () => {
+  it('the plan sets the Form A daily limit: free 100, pro 10000, enterprise its daily_limit or 100000 by default', async () => {
     const cases: [string, { plan: 'free' | 'pro' | 'enterprise'; dailyLimit?: number }, number][] = [
       ['free', { plan: 'free' }, 100],
       ['pro', { plan: 'pro' }, 10_000],
@@ -291,7 +291,7 @@ describe('Form A: requests per account per UTC day by plan (D14, SPEC 8)', () =>
     }
   });
 
-  it('D14: an enterprise account with daily_limit 3 gets 429 on its 4th request, and 429s are not counted', async () => {
+  it('an enterprise account with daily_limit 3 gets 429 on its 4th request, and 429s are not counted', async () => {
     const { account, key } = await app.createAccount({ plan: 'enterprise', dailyLimit: 3 });
     for (const remaining of [2, 1, 0]) {
       const r = await timed('/v1/notes', { key });
@@ -315,8 +315,8 @@ describe('Form A: requests per account per UTC day by plan (D14, SPEC 8)', () =>
   });
 });
 
-describe("the request's form picks the limit (D1, D14)", () => {
-  it('D1/D14: a Form A key sending X-API-Form: B is limited to 100 per minute (Form B headers and 429 body)', async () => {
+describe("the request's form picks the limit", () => {
+  it('a Form A key sending X-API-Form: B is limited to 100 per minute (Form B headers and 429 body)', async () => {
     const { key } = await app.createAccount({ form: 'A', plan: 'pro' });
     await ensureMinuteRoom();
     const r = await timed('/v1/notes', { key, form: 'B' });
@@ -328,14 +328,14 @@ describe("the request's form picks the limit (D1, D14)", () => {
     expect429B(await app.request('/v1/notes', { key, form: 'B' }));
   });
 
-  it("D1/D14: a Form B key sending X-API-Form: A gets its account's daily plan limit", async () => {
+  it("a Form B key sending X-API-Form: A gets its account's daily plan limit", async () => {
     const { key } = await app.createAccount({ form: 'B', plan: 'pro' });
     const r = await timed('/v1/notes', { key, form: 'A' });
     expect(r.res.status).toBe(200);
     expectRateHeaders(r, { limit: 10_000, remaining: 9_999, window: 'day' });
   });
 
-  it("D1/D14/D22: a free account's daily 100 is shared by its Form B keys, with X-API-Form: A or without it (the D14 per-key escape is closed)", async () => {
+  it("a free account's daily 100 is shared by its Form B keys, with X-API-Form: A or without it (the D14 per-key escape is closed)", async () => {
     const { account, key } = await app.createAccount({ form: 'A', plan: 'free' });
     const { plaintext: keyB } = await createApiKey(app.db, { accountId: account.id, form: 'B' });
     const spent = await burst(100, '/v1/notes', { key });
@@ -348,7 +348,7 @@ describe("the request's form picks the limit (D1, D14)", () => {
   });
 });
 
-describe("D22: the daily limit binds the account whatever the form or key; Form B's minute window on top", () => {
+describe("the daily limit binds the account whatever the form or key; Form B's minute window on top", () => {
   /** The account's day counter as a Form A request reports it: remaining after that request. */
   async function dayRemaining(key: string) {
     const res = await app.request('/v1/notes', { key, form: 'A' });
@@ -356,7 +356,7 @@ describe("D22: the daily limit binds the account whatever the form or key; Form 
     return Number(res.headers.get('x-ratelimit-remaining'));
   }
 
-  it('D22 (issue 8): an exhausted free Form A key sending X-API-Form: B gets a Form B 429 describing the day window, not 100 more per minute', async () => {
+  it('an exhausted free Form A key sending X-API-Form: B gets a Form B 429 describing the day window, not 100 more per minute', async () => {
     const { key } = await app.createAccount({ form: 'A', plan: 'free' });
     const spent = await burst(100, '/v1/notes', { key });
     expect(spent.every((r) => r.status === 200)).toBe(true);
@@ -368,7 +368,7 @@ describe("D22: the daily limit binds the account whatever the form or key; Form 
     }
   });
 
-  it('D22 (issue 8): twenty Form B keys of a free account, 10 concurrent requests each, get exactly 100 admitted in all', async () => {
+  it('twenty Form B keys of a free account, 10 concurrent requests each, get exactly 100 admitted in all', async () => {
     const { account, key: own } = await app.createAccount({ form: 'B', plan: 'free' });
     // The account's own key and 19 more: the most D22 allows.
     const keys = [own];
@@ -395,7 +395,7 @@ describe("D22: the daily limit binds the account whatever the form or key; Form 
     }
   });
 
-  it("D22: a Form B request counts against the account's day as well as its key's minute", async () => {
+  it("a Form B request counts against the account's day as well as its key's minute", async () => {
     const { key } = await app.createAccount({ form: 'B', plan: 'pro' });
     await ensureMinuteRoom();
     const r = await timed('/v1/notes', { key });
@@ -405,7 +405,7 @@ describe("D22: the daily limit binds the account whatever the form or key; Form 
     expect(await dayRemaining(key)).toBe(10_000 - 3);
   });
 
-  it('D22: requests refused by the minute window use none of the day: 150 concurrent on one Form B key count exactly 100 against the day', async () => {
+  it('requests refused by the minute window use none of the day: 150 concurrent on one Form B key count exactly 100 against the day', async () => {
     const { key } = await app.createAccount({ form: 'B', plan: 'enterprise', dailyLimit: 1000 });
     await ensureMinuteRoom();
     const responses = await burst(150, '/v1/notes', { key });
@@ -414,7 +414,7 @@ describe("D22: the daily limit binds the account whatever the form or key; Form 
     expect(await dayRemaining(key)).toBe(1000 - 100 - 1);
   });
 
-  it("D22: requests refused by the day window use none of the key's minute (concurrently, two Form B keys sharing a day of 50)", async () => {
+  it("requests refused by the day window use none of the key's minute (concurrently, two Form B keys sharing a day of 50)", async () => {
     const { account, key: first } = await app.createAccount({
       form: 'B',
       plan: 'enterprise',
@@ -444,7 +444,7 @@ describe("D22: the daily limit binds the account whatever the form or key; Form 
     }
   });
 
-  it('D22: refused by both windows at once, the 429 describes the one that frees up last (the day)', async () => {
+  it('refused by both windows at once, the 429 describes the one that frees up last (the day)', async () => {
     const { key } = await app.createAccount({ form: 'B', plan: 'enterprise', dailyLimit: 100 });
     await ensureMinuteRoom();
     const spent = await burst(100, '/v1/notes', { key });
@@ -454,7 +454,7 @@ describe("D22: the daily limit binds the account whatever the form or key; Form 
     expectRateHeaders(r, { limit: 100, remaining: 0, window: 'day' });
   });
 
-  it("D22: a Form B key refused by its minute window gets the minute's headers while the account's other keys go on", async () => {
+  it("a Form B key refused by its minute window gets the minute's headers while the account's other keys go on", async () => {
     const { account, key } = await app.createAccount({ form: 'B', plan: 'pro' });
     const { plaintext: other } = await createApiKey(app.db, { accountId: account.id, form: 'B' });
     await ensureMinuteRoom();

@@ -131,8 +131,8 @@ async function segmentsOf(meetingId: string) {
     .orderBy(asc(transcriptSegments.sequence));
 }
 
-describe('POST /api/recorder/meetings (D16, D9)', () => {
-  it('D16/D9: creating a meeting answers 201 {"id"} (UUID v4) and writes a meeting.started event with exactly the D9 data', async () => {
+describe('POST /api/recorder/meetings', () => {
+  it('creating a meeting answers 201 {"id"} (UUID v4) and writes a meeting.started event with exactly the D9 data', async () => {
     const { account, key } = await app.createAccount();
     const res = await createMeeting(key, {
       title: 'Kickoff',
@@ -160,7 +160,7 @@ describe('POST /api/recorder/meetings (D16, D9)', () => {
     });
   });
 
-  it('D9/D4: meeting.started keeps a missing title as null, the full platform enum (microphone) and defaults started_at to now', async () => {
+  it('meeting.started keeps a missing title as null, the full platform enum (microphone) and defaults started_at to now', async () => {
     const { key } = await app.createAccount();
     const before = Date.now();
     const id = await newMeeting(key, { platform: 'microphone' });
@@ -185,7 +185,7 @@ describe('POST /api/recorder/meetings (D16, D9)', () => {
     expect(startedAt).toBeLessThanOrEqual(after + 1);
   });
 
-  it('D3: before its transcript a meeting is not a note (GET /v1/notes/:id is 404 in both forms, the list is empty)', async () => {
+  it('before its transcript a meeting is not a note (GET /v1/notes/:id is 404 in both forms, the list is empty)', async () => {
     const { key } = await app.createAccount();
     const id = await newMeeting(key);
 
@@ -208,8 +208,8 @@ describe('POST /api/recorder/meetings (D16, D9)', () => {
   });
 });
 
-describe('POST /api/recorder/meetings/:id/transcript (D16, D3, D6, D9)', () => {
-  it('D16/D6: a transcript answers 200 {"id"} and its segments are stored in recorder order with sequence 1..n', async () => {
+describe('POST /api/recorder/meetings/:id/transcript', () => {
+  it('a transcript answers 200 {"id"} and its segments are stored in recorder order with sequence 1..n', async () => {
     const { key } = await app.createAccount();
     const id = await newMeeting(key);
     const res = await postTranscript(key, id, { segments: SEGMENTS, generate_summary: false });
@@ -230,7 +230,7 @@ describe('POST /api/recorder/meetings/:id/transcript (D16, D3, D6, D9)', () => {
     );
   });
 
-  it('D3/D6: once transcribed the meeting is a note: listed, and GET /v1/notes/:id shows it in both forms with summary null', async () => {
+  it('once transcribed the meeting is a note: listed, and GET /v1/notes/:id shows it in both forms with summary null', async () => {
     const { key } = await app.createAccount();
     const id = await newMeeting(key, {
       title: 'Release sync',
@@ -280,7 +280,7 @@ describe('POST /api/recorder/meetings/:id/transcript (D16, D3, D6, D9)', () => {
     expect(listA.json.data.map((n: { id: string }) => n.id)).toEqual([id]);
   });
 
-  it('D9: the transcript fires meeting.transcribed with the transcript inline (end_time number or null) and summary null', async () => {
+  it('the transcript fires meeting.transcribed with the transcript inline (end_time number or null) and summary null', async () => {
     const { account, key } = await app.createAccount();
     const id = await newMeeting(key, {
       title: 'Release sync',
@@ -309,7 +309,7 @@ describe('POST /api/recorder/meetings/:id/transcript (D16, D3, D6, D9)', () => {
     });
   });
 
-  it('D16: a second transcript for the same meeting is a 409 conflict (Form A) and changes nothing', async () => {
+  it('a second transcript for the same meeting is a 409 conflict (Form A) and changes nothing', async () => {
     const { key } = await app.createAccount();
     const id = await newMeeting(key);
     expect((await postTranscript(key, id, { segments: SEGMENTS, generate_summary: false })).status).toBe(200);
@@ -324,7 +324,7 @@ describe('POST /api/recorder/meetings/:id/transcript (D16, D3, D6, D9)', () => {
     expect((await eventsOf(id)).map((r) => r.type)).toEqual(['meeting.started', 'meeting.transcribed']);
   });
 
-  it('D16: a transcript of 10000 segments is accepted and stored as sequence 1..10000', async () => {
+  it('a transcript of 10000 segments is accepted and stored as sequence 1..10000', async () => {
     const { key } = await app.createAccount();
     const id = await newMeeting(key);
     const segments = Array.from({ length: 10_000 }, (_, i) => ({
@@ -343,7 +343,7 @@ describe('POST /api/recorder/meetings/:id/transcript (D16, D3, D6, D9)', () => {
     ).toBe(true);
   });
 
-  it('D4: started_at given is echoed (normalised to UTC, millisecond precision) in Form B started_at', async () => {
+  it('started_at given is echoed (normalised to UTC, millisecond precision) in Form B started_at', async () => {
     const { key } = await app.createAccount();
     const id = await newMeeting(key, {
       title: 'Offset',
@@ -360,7 +360,7 @@ describe('POST /api/recorder/meetings/:id/transcript (D16, D3, D6, D9)', () => {
     expect(b.json.duration_seconds).toBe(600);
   });
 
-  it('D4: ended_at and duration_seconds given are used as given', async () => {
+  it('ended_at and duration_seconds given are used as given', async () => {
     const { key } = await app.createAccount();
     const id = await newMeeting(key, { platform: 'meet', started_at: '2026-01-05T09:00:00Z' });
     const t = await postTranscript(key, id, {
@@ -387,7 +387,7 @@ describe('POST /api/recorder/meetings/:id/transcript (D16, D3, D6, D9)', () => {
     });
   });
 
-  it('D4: with only ended_at given, duration_seconds is ended_at - started_at', async () => {
+  it('with only ended_at given, duration_seconds is ended_at - started_at', async () => {
     const { key } = await app.createAccount();
     const id = await newMeeting(key, { platform: 'meet', started_at: '2026-01-05T09:00:00Z' });
     const t = await postTranscript(key, id, {
@@ -405,7 +405,7 @@ describe('POST /api/recorder/meetings/:id/transcript (D16, D3, D6, D9)', () => {
     expect(transcribed!.data).toMatchObject({ ended_at: '2026-01-05T09:15:30.000Z', duration_seconds: 930 });
   });
 
-  it('D16/outbox: a transcript refused inside its transaction (ended_at before started_at, 422) leaves no segments and no meeting.transcribed event', async () => {
+  it('a transcript refused inside its transaction (ended_at before started_at, 422) leaves no segments and no meeting.transcribed event', async () => {
     const { key } = await app.createAccount();
     const id = await newMeeting(key, { platform: 'zoom', started_at: '2026-01-05T09:00:00Z' });
     const bad = await postTranscript(key, id, {
@@ -431,8 +431,8 @@ describe('POST /api/recorder/meetings/:id/transcript (D16, D3, D6, D9)', () => {
   });
 });
 
-describe('POST /api/recorder/meetings/:id/summary (D16, D9, D6)', () => {
-  it('D16: a summary before the transcript is a 409 conflict (Form A) and fires nothing', async () => {
+describe('POST /api/recorder/meetings/:id/summary', () => {
+  it('a summary before the transcript is a 409 conflict (Form A) and fires nothing', async () => {
     const { key } = await app.createAccount();
     const id = await newMeeting(key);
     const res = await postSummary(key, id, { summary: SUMMARY });
@@ -440,7 +440,7 @@ describe('POST /api/recorder/meetings/:id/summary (D16, D9, D6)', () => {
     expect((await eventsOf(id)).map((r) => r.type)).toEqual(['meeting.started']);
   });
 
-  it('D16/D9: a summary after the transcript answers 200 {"id"} and fires summary.ready with the transcript and the Summary object', async () => {
+  it('a summary after the transcript answers 200 {"id"} and fires summary.ready with the transcript and the Summary object', async () => {
     const { account, key } = await app.createAccount();
     const id = await newMeeting(key, {
       title: 'Release sync',
@@ -472,7 +472,7 @@ describe('POST /api/recorder/meetings/:id/summary (D16, D9, D6)', () => {
     });
   });
 
-  it('D6: the stored summary shows in GET /v1/notes/:id: Form B summary object, Form A summary text and action_items', async () => {
+  it('the stored summary shows in GET /v1/notes/:id: Form B summary object, Form A summary text and action_items', async () => {
     const { key } = await app.createAccount();
     const id = await newMeeting(key, { title: 'Release sync', platform: 'zoom' });
     expect((await postTranscript(key, id, { segments: SEGMENTS, generate_summary: false })).status).toBe(200);
@@ -494,7 +494,7 @@ describe('POST /api/recorder/meetings/:id/summary (D16, D9, D6)', () => {
       expect(a.json.summary).toContain(part);
   });
 
-  it('D6: recorder-supplied summary text is Form A summary as given', async () => {
+  it('recorder-supplied summary text is Form A summary as given', async () => {
     const { key } = await app.createAccount();
     const id = await newMeeting(key);
     expect((await postTranscript(key, id, { segments: SEGMENTS, generate_summary: false })).status).toBe(200);
@@ -511,7 +511,7 @@ describe('POST /api/recorder/meetings/:id/summary (D16, D9, D6)', () => {
     });
   });
 
-  it('D16/D9: posting a summary again replaces it and fires another summary.ready; events run started → transcribed → summary.ready → summary.ready', async () => {
+  it('posting a summary again replaces it and fires another summary.ready; events run started → transcribed → summary.ready → summary.ready', async () => {
     const { key } = await app.createAccount();
     const id = await newMeeting(key, { title: 'Release sync', platform: 'zoom' });
     expect((await postTranscript(key, id, { segments: SEGMENTS, generate_summary: false })).status).toBe(200);
@@ -548,8 +548,8 @@ describe('POST /api/recorder/meetings/:id/summary (D16, D9, D6)', () => {
   });
 });
 
-describe('recorder authentication and access (D16, SPEC 5, D15)', () => {
-  it('D16/SPEC 5.4: a missing, unknown or revoked key gets 401 invalid_api_key with a Form A body on every recorder endpoint', async () => {
+describe('recorder authentication and access', () => {
+  it('a missing, unknown or revoked key gets 401 invalid_api_key with a Form A body on every recorder endpoint', async () => {
     const { account, key } = await app.createAccount();
     const id = await newMeeting(key);
     const { plaintext: revoked, key: revokedKey } = await createApiKey(app.db, { accountId: account.id });
@@ -587,7 +587,7 @@ describe('recorder authentication and access (D16, SPEC 5, D15)', () => {
     expect((await eventsOf(id)).map((r) => r.type)).toEqual(['meeting.started']);
   });
 
-  it('D16: the recorder answers Form A error bodies even when X-API-Form: B is sent', async () => {
+  it('the recorder answers Form A error bodies even when X-API-Form: B is sent', async () => {
     const { key } = await app.createAccount({ form: 'B' });
     const unauth = await app.request('/api/recorder/meetings', {
       method: 'POST',
@@ -604,7 +604,7 @@ describe('recorder authentication and access (D16, SPEC 5, D15)', () => {
     expectFormAError(invalid, 422, 'validation_error');
   });
 
-  it("SPEC 5.2/D16: another account's meeting (or an unknown id) is 404 not_found on transcript and summary, and stays untouched", async () => {
+  it("another account's meeting (or an unknown id) is 404 not_found on transcript and summary, and stays untouched", async () => {
     const owner = await app.createAccount();
     const other = await app.createAccount();
     const id = await newMeeting(owner.key);
@@ -627,13 +627,13 @@ describe('recorder authentication and access (D16, SPEC 5, D15)', () => {
     expectFormAError(await postSummary(owner.key, unknown, { summary: SUMMARY }), 404, 'not_found');
   });
 
-  it('D2: a malformed meeting id in the path is a 400 invalid_request', async () => {
+  it('a malformed meeting id in the path is a 400 invalid_request', async () => {
     const { key } = await app.createAccount();
     expectFormAError(await postTranscript(key, 'not-a-uuid', { segments: SEGMENTS }), 400, 'invalid_request');
     expectFormAError(await postSummary(key, 'not-a-uuid', { summary: SUMMARY }), 400, 'invalid_request');
   });
 
-  it('D16/D15: the recorder works for an account without early access (only /v1 is gated)', async () => {
+  it('the recorder works for an account without early access (only /v1 is gated)', async () => {
     const { key } = await app.createAccount({ earlyAccess: false });
     const id = await newMeeting(key, { title: 'No early access', platform: 'zoom' });
     expect((await postTranscript(key, id, { segments: SEGMENTS, generate_summary: false })).json).toEqual({
@@ -649,7 +649,7 @@ describe('recorder authentication and access (D16, SPEC 5, D15)', () => {
     expectFormAError(await app.request(`/v1/notes/${id}`, { key }), 403, 'forbidden');
   });
 
-  it('D16/D14: the recorder is not rate limited: a free-plan account makes 105 recorder calls, none with X-RateLimit headers, and /v1 is not charged for them', async () => {
+  it('the recorder is not rate limited: a free-plan account makes 105 recorder calls, none with X-RateLimit headers, and /v1 is not charged for them', async () => {
     const { key } = await app.createAccount({ plan: 'free' });
     const responses: Res[] = [];
     for (let batch = 0; batch < 7; batch++) {
@@ -684,7 +684,7 @@ describe('recorder authentication and access (D16, SPEC 5, D15)', () => {
   });
 });
 
-describe('recorder validation (D16, D2)', () => {
+describe('recorder validation', () => {
   const raw = (key: string, path: string, body: string, contentType: string | null) =>
     app.request(path, {
       method: 'POST',
@@ -693,7 +693,7 @@ describe('recorder validation (D16, D2)', () => {
       headers: contentType ? { 'content-type': contentType } : {},
     });
 
-  it('D16/D2: invalid create-meeting requests get Form A errors (400 malformed, 422 unacceptable) and create nothing', async () => {
+  it('invalid create-meeting requests get Form A errors (400 malformed, 422 unacceptable) and create nothing', async () => {
     const { account, key } = await app.createAccount();
     const cases: [string, () => Promise<Res>, number, string][] = [
       ['missing platform', () => createMeeting(key, { title: 'x' }), 400, 'invalid_request'],
@@ -783,7 +783,7 @@ describe('recorder validation (D16, D2)', () => {
     expect(started).toEqual([]);
   });
 
-  it('D16/D2/outbox: invalid transcript requests get Form A errors and leave no segments and no meeting.transcribed event', async () => {
+  it('invalid transcript requests get Form A errors and leave no segments and no meeting.transcribed event', async () => {
     const { key } = await app.createAccount();
     const seg = { speaker: 'Ana', content: 'Hello', start_time: 0 };
     const tooMany = Array.from({ length: 10_001 }, (_, i) => ({
@@ -872,7 +872,7 @@ describe('recorder validation (D16, D2)', () => {
     expect((await eventsOf(id)).map((r) => r.type)).toEqual(['meeting.started']);
   });
 
-  it('D16/D2: invalid summary requests get Form A errors (wrong types are 400) and fire no summary.ready', async () => {
+  it('invalid summary requests get Form A errors (wrong types are 400) and fire no summary.ready', async () => {
     const { key } = await app.createAccount();
     const id = await newMeeting(key);
     expect((await postTranscript(key, id, { segments: SEGMENTS, generate_summary: false })).status).toBe(200);

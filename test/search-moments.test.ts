@@ -53,8 +53,8 @@ afterAll(() => app?.close());
 const search = (q: string, extra = '') =>
   app.request(`/v1/notes/search?q=${encodeURIComponent(q)}${extra}`, { key });
 
-describe('one hit per moment (issue 13, D7)', () => {
-  it('issue 13, D7: two overlapping passages that both match at their shared segment give one hit, the better one', async () => {
+describe('one hit per moment', () => {
+  it('two overlapping passages that both match at their shared segment give one hit, the better one', async () => {
     const sharing = await queryRows<{ position: number }>(
       app.db,
       sql`select position from passages where meeting_id = ${noteId} and 2 between first_sequence and last_sequence order by position`,
@@ -71,7 +71,7 @@ describe('one hit per moment (issue 13, D7)', () => {
     expect(new Set(moments).size).toBe(moments.length);
   });
 
-  it('issue 13, D7: limit is still filled with distinct moments when the account has that many', async () => {
+  it('limit is still filled with distinct moments when the account has that many', async () => {
     const [count] = await queryRows<{ n: number }>(
       app.db,
       sql`select count(*)::int as n from passages where meeting_id = ${noteId}`,
@@ -84,8 +84,8 @@ describe('one hit per moment (issue 13, D7)', () => {
   });
 });
 
-describe('start_time without embedding at search time (issue 13, D7)', () => {
-  it('issue 13: every passage stores one vector per segment it spans, by the same model', async () => {
+describe('start_time without embedding at search time', () => {
+  it('every passage stores one vector per segment it spans, by the same model', async () => {
     const rows = await queryRows<{ segments: number; numbers: number; model: string }>(
       app.db,
       sql`select last_sequence - first_sequence + 1 as segments, octet_length(segment_embeddings) / 4 as numbers, model from passages where meeting_id = ${noteId}`,
@@ -97,7 +97,7 @@ describe('start_time without embedding at search time (issue 13, D7)', () => {
     }
   });
 
-  it("issue 13, D7: a search embeds the query and nothing else, and still reports the matching segment's start", async () => {
+  it("a search embeds the query and nothing else, and still reports the matching segment's start", async () => {
     const before = embedder.texts;
     const res = await search('landlord wants an answer by Friday');
     expect(res.status).toBe(200);
@@ -105,7 +105,7 @@ describe('start_time without embedding at search time (issue 13, D7)', () => {
     expect(embedder.texts - before).toBe(1);
   });
 
-  it('issue 13, D7: passages without stored segment vectors still get the matching segment, by the words it shares with the query, without running the model in the request', async () => {
+  it('passages without stored segment vectors still get the matching segment, by the words it shares with the query, without running the model in the request', async () => {
     await app.db.execute(sql`update passages set segment_embeddings = null where meeting_id = ${noteId}`);
     try {
       const before = embedder.texts;
@@ -124,8 +124,8 @@ describe('start_time without embedding at search time (issue 13, D7)', () => {
   });
 });
 
-describe('vectors of different models are never compared (issue 13, D19)', () => {
-  it('D19, issue 13: passages and summaries recorded by another model are not searched until reindexed; nothing answers 500', async () => {
+describe('vectors of different models are never compared', () => {
+  it('passages and summaries recorded by another model are not searched until reindexed; nothing answers 500', async () => {
     const other = await app.createAccount();
     const id = await app.recordNote(other.key, {
       title: 'Model test',
@@ -159,8 +159,8 @@ describe('vectors of different models are never compared (issue 13, D19)', () =>
   });
 });
 
-describe('background embedding (issue 13)', () => {
-  it('issue 13, SPEC 3.2: a meeting deleted while its transcript is being embedded is simply not indexed (no failed job, no orphan passages)', async () => {
+describe('background embedding', () => {
+  it('a meeting deleted while its transcript is being embedded is simply not indexed (no failed job, no orphan passages)', async () => {
     const other = await app.createAccount();
     const id = await app.recordNote(other.key, { segments: SEGMENTS.slice(0, 3) });
     // The model is slow with the semantic embedder: the note is deleted while it runs.
@@ -185,8 +185,8 @@ describe('background embedding (issue 13)', () => {
   });
 });
 
-describe('searchable before the segments are embedded (issue 13 item 1)', () => {
-  it("issue 13 item 1, D7: a transcript is searchable once its passages are stored; its segments' vectors follow, and start_time is the matching segment's meanwhile", async () => {
+describe('searchable before the segments are embedded', () => {
+  it("a transcript is searchable once its passages are stored; its segments' vectors follow, and start_time is the matching segment's meanwhile", async () => {
     const other = await app.createAccount();
     const id = await app.recordNote(other.key, { title: 'Hangar', segments: SEGMENTS });
     let calls = 0;
@@ -227,8 +227,8 @@ describe('searchable before the segments are embedded (issue 13 item 1)', () => 
   });
 });
 
-describe('relevance bands for the settings app (issue 13 item 4)', () => {
-  it("issue 13, D7: the bands follow the configured model; the API's hits stay note_id, title, snippet, score, start_time, with no threshold", async () => {
+describe('relevance bands for the settings app', () => {
+  it("the bands follow the configured model; the API's hits stay note_id, title, snippet, score, start_time, with no threshold", async () => {
     expect(relevanceOf('use-lite-v1+local-lexical-v1@0.15', 0.45)).toBe('strong');
     expect(relevanceOf('use-lite-v1+local-lexical-v1@0.15', 0.33)).toBe('weak');
     expect(relevanceOf('use-lite-v1+local-lexical-v1@0.15', 0.24)).toBe('faint');

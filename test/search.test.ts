@@ -53,7 +53,7 @@ describe('Form A search over transcript passages', () => {
     for (const m of demoMeetings) ids.set(m.title ?? '(untitled)', await recordDemo(key, m));
   });
 
-  it('D7, SPEC 2.5: the passage holding a distinctive phrase ranks first, with the start_time of the very segment that holds it', async () => {
+  it('the passage holding a distinctive phrase ranks first, with the start_time of the very segment that holds it', async () => {
     const postMortem = byTitle('INC-317');
     const segment = postMortem.segments.find((s) =>
       s.content.includes('Postgres failover took eleven minutes'),
@@ -71,7 +71,7 @@ describe('Form A search over transcript passages', () => {
     expect(Object.keys(first)).toEqual(['note_id', 'title', 'snippet', 'score', 'start_time']);
   });
 
-  it('D7: the best segment is chosen inside a passage that spans several segments', async () => {
+  it('the best segment is chosen inside a passage that spans several segments', async () => {
     const sprint = byTitle('Sprint 42');
     // "duplicate event rate per workspace" is said in one segment; its passage holds its neighbours too.
     const segment = sprint.segments.find((s) => s.content.includes('duplicate event rate per workspace'))!;
@@ -87,7 +87,7 @@ describe('Form A search over transcript passages', () => {
     expect(Number(passage!.n)).toBeGreaterThan(1);
   });
 
-  it('D7: scores never increase down the list; several hits may come from one note; default limit 10', async () => {
+  it('scores never increase down the list; several hits may come from one note; default limit 10', async () => {
     const res = await searchA(key, 'kangaroo rollout sync fix dashboards');
     const scores = res.json.data.map((h: { score: number }) => h.score);
     expect(scores).toHaveLength(10);
@@ -97,7 +97,7 @@ describe('Form A search over transcript passages', () => {
     expect(notes[0]).toBe(ids.get(byTitle('Sprint 42').title!));
   });
 
-  it('D7: snippets are at most 300 characters, cut on word boundaries, around the matching words', async () => {
+  it('snippets are at most 300 characters, cut on word boundaries, around the matching words', async () => {
     const res = await searchA(key, 'spreadsheet graveyard', '&limit=50');
     expect(res.json.data.length).toBeGreaterThan(10);
     for (const hit of res.json.data) {
@@ -114,13 +114,13 @@ describe('Form A search over transcript passages', () => {
       expect(full).toContain(word);
   });
 
-  it('D7: results are the top limit by similarity, not cut by a threshold', async () => {
+  it('results are the top limit by similarity, not cut by a threshold', async () => {
     const res = await searchA(key, 'xylophone quasar', '&limit=50');
     expect(res.status).toBe(200);
     expect(res.json.data).toHaveLength(50);
   });
 
-  it("SPEC 5.2, D7: no other account's notes; SPEC 3.2: a deleted note never appears", async () => {
+  it("no other account's notes; SPEC 3.2: a deleted note never appears", async () => {
     const other = await app.createAccount();
     const otherId = await recordDemo(other.key, byTitle('INC-317'));
     const mine = await searchA(other.key, 'postgres failover took eleven minutes', '&limit=50');
@@ -137,7 +137,7 @@ describe('Form A search over transcript passages', () => {
 });
 
 describe('Form B search over summaries', () => {
-  it('SPEC 4.4, D7: finds notes by words that occur only in their summary; full Note objects, best first', async () => {
+  it('finds notes by words that occur only in their summary; full Note objects, best first', async () => {
     const { key } = await app.createAccount();
     const plain = byTitle('Sprint 42');
     const id = await app.recordNote(key, {
@@ -203,7 +203,7 @@ describe('Form B search over summaries', () => {
     expect(a.json.data.every((h: { snippet: string }) => !/zeppelin/i.test(h.snippet))).toBe(true);
   });
 
-  it('D7: notes without a summary are not matched; default limit 5, max 20', async () => {
+  it('notes without a summary are not matched; default limit 5, max 20', async () => {
     const { key } = await app.createAccount();
     const withSummary = new Set<string>();
     let postMortem = '';
@@ -234,8 +234,8 @@ describe('Form B search over summaries', () => {
   });
 });
 
-describe('search completeness for small and large accounts (D7)', () => {
-  it('D7: a small account gets all its passages, and a large account (HNSW path) gets limit results of its own, while other accounts hold many more', async () => {
+describe('search completeness for small and large accounts', () => {
+  it('a small account gets all its passages, and a large account (HNSW path) gets limit results of its own, while other accounts hold many more', async () => {
     // Many accounts' passages in the same index.
     for (let i = 0; i < 6; i++) {
       const other = await app.createAccount();
@@ -352,15 +352,15 @@ describe('search validation (SPEC 4.4, 8; D2)', () => {
     expect(res.json).toEqual(body);
   });
 
-  it('SPEC 4.4: Form A takes 256 characters and limit 50; Form B has no length bound and takes limit 20', async () => {
+  it('Form A takes 256 characters and limit 50; Form B has no length bound and takes limit 20', async () => {
     const { key } = await app.createAccount();
     expect((await searchA(key, 'a'.repeat(256), '&limit=50')).status).toBe(200);
     expect((await searchB(key, 'b'.repeat(2000), '&limit=20')).status).toBe(200);
   });
 });
 
-describe('generated summaries (D18)', () => {
-  it('D18, D16: a meeting posted with a transcript only gets a summary without further calls, and summary.ready is in the outbox', async () => {
+describe('generated summaries', () => {
+  it('a meeting posted with a transcript only gets a summary without further calls, and summary.ready is in the outbox', async () => {
     const { key } = await app.createAccount();
     const m = byTitle('Sprint 42');
     const created = await app.request('/api/recorder/meetings', {
@@ -404,7 +404,7 @@ describe('generated summaries (D18)', () => {
     expect(row!.model).toBe('local-lexical-v1');
   });
 
-  it('D16: generate_summary false leaves the summary null', async () => {
+  it('generate_summary false leaves the summary null', async () => {
     const { key } = await app.createAccount();
     const id = await app.recordNote(key); // recordNote sends generate_summary: false
     // Nothing was queued for the note, and once every due job has run it still has no summary.

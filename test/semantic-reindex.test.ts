@@ -38,7 +38,7 @@ async function embeddedWith(app: TestApp, model: string) {
   };
 }
 
-describe('npm run reindex from local 384 to semantic 768 (issue 13, D19)', () => {
+describe('npm run reindex from local 384 to semantic 768', () => {
   let app: TestApp;
   let key: string;
   const ids = new Map<string, string>();
@@ -64,7 +64,7 @@ describe('npm run reindex from local 384 to semantic 768 (issue 13, D19)', () =>
   const searchB = (q: string) =>
     app.request(`/v1/notes/search?q=${encodeURIComponent(q)}&limit=5`, { key, form: 'B' });
 
-  it('D19, issue 13: a running server keeps answering from the old vectors while reindex runs, and after an interruption', async () => {
+  it('a running server keeps answering from the old vectors while reindex runs, and after an interruption', async () => {
     const oldModel = local().model;
     let answeredMidway: unknown;
     const interrupted = reindexVectors(app.db, semantic, async (label, done) => {
@@ -86,7 +86,7 @@ describe('npm run reindex from local 384 to semantic 768 (issue 13, D19)', () =>
     expect((await searchB('replication slot post-mortem')).json.data[0].id).toBe(ids.get(INC.title!));
   }, 120_000);
 
-  it('D19, issue 13: resumed, it does only what is left, swaps the columns, and the old configuration then gets no hits rather than an error', async () => {
+  it('resumed, it does only what is left, swaps the columns, and the old configuration then gets no hits rather than an error', async () => {
     const lines: string[] = [];
     const result = await reindexVectors(app.db, semantic, (label, done, total) => {
       lines.push(`${label} ${done}/${total}`);
@@ -117,7 +117,7 @@ describe('npm run reindex from local 384 to semantic 768 (issue 13, D19)', () =>
     });
   }, 180_000);
 
-  it('issue 13, D7: on the semantic model, a paraphrase finds its meeting in both forms, start_time the matching segment', async () => {
+  it('on the semantic model, a paraphrase finds its meeting in both forms, start_time the matching segment', async () => {
     app.services.embedder = semantic; // the server restarted with the new configuration
     const a = await searchA('she is also talking to rival employers');
     expect(a.status).toBe(200);
@@ -132,7 +132,7 @@ describe('npm run reindex from local 384 to semantic 768 (issue 13, D19)', () =>
     });
   });
 
-  it('issue 13: with a slow model the transcript is stored at once and becomes searchable when the background worker has embedded it', async () => {
+  it('with a slow model the transcript is stored at once and becomes searchable when the background worker has embedded it', async () => {
     const id = await app.recordNote(key, {
       title: 'Kitchen refit',
       segments: [
@@ -173,14 +173,14 @@ describe('npm run reindex from local 384 to semantic 768 (issue 13, D19)', () =>
   }, 90_000);
 });
 
-describe('a database follows the configured embedder (issue 13, D19, D21)', () => {
+describe('a database follows the configured embedder', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp();
   });
   afterAll(() => app?.close());
 
-  it('D21, issue 13: start-up moves a database without vectors to the configured dimension, and refuses one holding other vectors, saying what to run', async () => {
+  it('start-up moves a database without vectors to the configured dimension, and refuses one holding other vectors, saying what to run', async () => {
     expect(await storedDimensions(app.db)).toBe(384);
     await assertDimensions(app.db, 384);
     const { key } = await app.createAccount();
@@ -195,7 +195,7 @@ describe('a database follows the configured embedder (issue 13, D19, D21)', () =
     expect(await storedDimensions(app.db)).toBe(768);
   });
 
-  it('issue 13, D17: the demo seed with the default semantic embedder ends up searchable, with no embedding left to the worker', async () => {
+  it('the demo seed with the default semantic embedder ends up searchable, with no embedding left to the worker', async () => {
     await app.db.execute(sql`delete from accounts`);
     const demo = await seedDemo(app.db, { ...app.services, embedder: semantic });
     expect(await storedDimensions(app.db)).toBe(768);

@@ -67,7 +67,7 @@ function messageOf(body: unknown): string {
 
 const key = 'mnk_0123456789abcdefghijklmnopqrstuvwxyzABCD';
 
-describe('SPEC 8: a database out of reach is a 503, not a 500', () => {
+describe('a database out of reach is a 503, not a 500', () => {
   it.each(FORM_NAMES.map((f) => [f] as const))(
     'Form %s: GET /v1/notes answers 503 service_unavailable in the form, with Retry-After',
     async (form) => {
@@ -91,7 +91,7 @@ describe('SPEC 8: a database out of reach is a 503, not a 500', () => {
     },
   );
 
-  it('D16: the recorder API answers 503 in Form A too', async () => {
+  it('the recorder API answers 503 in Form A too', async () => {
     const res = await fetch(`${server.url}/api/recorder/meetings`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

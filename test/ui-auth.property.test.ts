@@ -198,8 +198,8 @@ function expectTrpcError(value: unknown, status: number) {
   if (status !== 207) expect(data.httpStatus).toBe(status);
 }
 
-describe('issue 8 item 4: random requests to the public tRPC procedures', () => {
-  it.each(seeds)("issue 8: never a 5xx, every error in tRPC's envelope (%s seed %d)", async (_kind, seed) => {
+describe('random requests to the public tRPC procedures', () => {
+  it.each(seeds)("never a 5xx, every error in tRPC's envelope (%s seed %d)", async (_kind, seed) => {
     console.log(`ui-auth.property tRPC: seed ${seed}`);
     await fc.assert(
       fc.asyncProperty(
@@ -273,8 +273,8 @@ describe('issue 8 item 4: random requests to the public tRPC procedures', () => 
   });
 });
 
-describe("issue 8 item 4: random requests to next-auth's routes", () => {
-  it.each(seeds)('issue 8: never a 5xx, never a stack trace (%s seed %d)', async (_kind, seed) => {
+describe("random requests to next-auth's routes", () => {
+  it.each(seeds)('never a 5xx, never a stack trace (%s seed %d)', async (_kind, seed) => {
     console.log(`ui-auth.property next-auth: seed ${seed}`);
     const action = fc.oneof(
       {

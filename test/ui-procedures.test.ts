@@ -45,7 +45,7 @@ async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, what:
   throw new Error(`timed out waiting for ${what}`);
 }
 
-describe('cross-account isolation (issue 5 Done-when)', () => {
+describe('cross-account isolation', () => {
   let owner: Awaited<ReturnType<TestApp['createAccount']>>;
   let ownerUi: ReturnType<typeof callerFor>;
   let otherUi: ReturnType<typeof callerFor>;
@@ -75,14 +75,14 @@ describe('cross-account isolation (issue 5 Done-when)', () => {
     ).id;
   });
 
-  it('issue 5: keys of another account are not listed and cannot be revoked', async () => {
+  it('keys of another account are not listed and cannot be revoked', async () => {
     expect((await otherUi.keys.list()).map((k) => k.id)).not.toContain(keyId);
     await expectCode(otherUi.keys.revoke({ id: keyId }), 'NOT_FOUND');
     const [row] = await app.db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
     expect(row!.revokedAt).toBeNull();
   });
 
-  it("issue 5, SPEC 3.1: endpoints, deliveries and their actions are the owner's only", async () => {
+  it("endpoints, deliveries and their actions are the owner's only", async () => {
     expect(await otherUi.webhooks.list()).toEqual([]);
     await expectCode(otherUi.webhooks.get({ id: endpointId }), 'NOT_FOUND');
     await expectCode(otherUi.webhooks.deliveries({ id: endpointId }), 'NOT_FOUND');
@@ -96,7 +96,7 @@ describe('cross-account isolation (issue 5 Done-when)', () => {
     expect((await ownerUi.webhooks.reenable({ id: endpointId })).active).toBe(true);
   });
 
-  it('issue 5, SPEC 5.2: notes of another account are not listed, found, searched or deleted', async () => {
+  it('notes of another account are not listed, found, searched or deleted', async () => {
     expect((await otherUi.notes.list({})).items).toEqual([]);
     expect(await otherUi.notes.search({ q: 'zebra budget' })).toEqual([]);
     await expectCode(otherUi.notes.get({ id: noteId }), 'NOT_FOUND');
@@ -105,7 +105,7 @@ describe('cross-account isolation (issue 5 Done-when)', () => {
     expect((await ownerUi.notes.search({ q: 'zebra budget' }))[0]).toMatchObject({ noteId, startTime: 0 });
   });
 
-  it('issue 5: without a session every account procedure answers UNAUTHORIZED', async () => {
+  it('without a session every account procedure answers UNAUTHORIZED', async () => {
     const anonymous = callerFor(null);
     await expectCode(anonymous.keys.list(), 'UNAUTHORIZED');
     await expectCode(anonymous.webhooks.list(), 'UNAUTHORIZED');
@@ -116,7 +116,7 @@ describe('cross-account isolation (issue 5 Done-when)', () => {
 });
 
 describe('settings procedures', () => {
-  it('issue 5, D15, issue 8: sign-up creates an account without early access; a taken email (any case) gets the same answer and no second account', async () => {
+  it('sign-up creates an account without early access; a taken email (any case) gets the same answer and no second account', async () => {
     const ui = callerFor(null);
     const email = `new-${Date.now()}@example.com`;
     expect(await ui.account.signUp({ email, password: 'correct horse battery', name: 'New' })).toEqual({
@@ -134,7 +134,7 @@ describe('settings procedures', () => {
     await expectCode(ui.account.signUp({ email: 'not-an-email', password: 'whatever123' }), 'BAD_REQUEST');
   });
 
-  it('issue 5, SPEC 5.3: a key is shown once; the list never holds the key or its hash; revoking makes /v1 answer 401', async () => {
+  it('a key is shown once; the list never holds the key or its hash; revoking makes /v1 answer 401', async () => {
     const { account } = await app.createAccount();
     const ui = callerFor(account.id);
     const created = await ui.keys.create({ name: 'Laptop', form: 'A' });
@@ -159,7 +159,7 @@ describe('settings procedures', () => {
     expect((await ui.keys.list()).map((k) => k.id)).not.toContain(created.key.id);
   });
 
-  it("issue 5: account shows plan, early access and today's API usage against the limit", async () => {
+  it("account shows plan, early access and today's API usage against the limit", async () => {
     const { account, key } = await app.createAccount({ plan: 'free' });
     for (let i = 0; i < 3; i++) await app.request('/v1/notes', { key });
     const info = await callerFor(account.id).account.get();
@@ -171,7 +171,7 @@ describe('settings procedures', () => {
     });
   });
 
-  it('issue 10, D12, D8: the settings app registers endpoints with the checks of /v1 (public https URL, events once each)', async () => {
+  it('the settings app registers endpoints with the checks of /v1 (public https URL, events once each)', async () => {
     const { account } = await app.createAccount();
     const strict = createCaller({
       db: app.db,
@@ -194,7 +194,7 @@ describe('settings procedures', () => {
     expect(endpoint.events).toEqual(['summary.ready', 'meeting.started']);
   });
 
-  it('issue 5: a test event and a resend reach the receiver and show in the log', async () => {
+  it('a test event and a resend reach the receiver and show in the log', async () => {
     const { account } = await app.createAccount();
     const ui = callerFor(account.id);
     const { endpoint, secret } = await ui.webhooks.create({

@@ -348,7 +348,7 @@ const CASES: Case[] = [
   { rule: 'D2', what: 'GET /v1/v1/notes', path: () => '/v1/v1/notes', expect: { A: 404, B: 404 } },
   {
     rule: 'D2',
-    what: 'GET /v1/notes/:id/transcript (SPEC 2.1 rule 1)',
+    what: 'GET /v1/notes/:id/transcript',
     path: (c) => `/v1/notes/${c.noteId}/transcript`,
     expect: { A: 404, B: 404 },
   },
@@ -440,7 +440,7 @@ async function expectNoteIntact(c: Ctx) {
   expect(list.json.data.map((n: { id: string }) => n.id)).toEqual([c.noteId]);
 }
 
-describe('SPEC 7, SPEC 8, D2: bad input on the notes endpoints, per form', () => {
+describe('bad input on the notes endpoints, per form', () => {
   for (const tc of TABLE) {
     it(`${tc.rule}: ${tc.what} [${tc.variant.name}] -> Form ${tc.variant.form}`, async () => {
       const { variant } = tc;
@@ -476,48 +476,42 @@ describe('SPEC 7, SPEC 8, D2: bad input on the notes endpoints, per form', () =>
   }
 });
 
-describe('D2: request ids and repeated deletes', () => {
-  it.each(['A', 'B'] as const)(
-    'D2: every response carries its own X-Request-Id (Form %s key)',
-    async (form) => {
-      const c = await setup(form);
-      const responses = [
-        await app.request('/v1/notes', { key: c.key }),
-        await app.request(`/v1/notes/${c.noteId}`, { key: c.key }),
-        await app.request('/v1/notes?limit=abc', { key: c.key }),
-        await app.request(`/v1/notes/${c.unknownId}`, { key: c.key }),
-        await app.request('/v1/nope', { key: c.key }),
-        await app.request('/v1/notes'),
-      ];
-      const ids = responses.map((r) => r.headers.get('x-request-id'));
-      for (const id of ids) expect(id).toMatch(/\S/);
-      expect(new Set(ids).size).toBe(ids.length);
-    },
-  );
+describe('request ids and repeated deletes', () => {
+  it.each(['A', 'B'] as const)('every response carries its own X-Request-Id (Form %s key)', async (form) => {
+    const c = await setup(form);
+    const responses = [
+      await app.request('/v1/notes', { key: c.key }),
+      await app.request(`/v1/notes/${c.noteId}`, { key: c.key }),
+      await app.request('/v1/notes?limit=abc', { key: c.key }),
+      await app.request(`/v1/notes/${c.unknownId}`, { key: c.key }),
+      await app.request('/v1/nope', { key: c.key }),
+      await app.request('/v1/notes'),
+    ];
+    const ids = responses.map((r) => r.headers.get('x-request-id'));
+    for (const id of ids) expect(id).toMatch(/\S/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
 
   it.each([
     { name: 'Form A key', keyForm: 'A' as const, header: undefined },
     { name: 'Form B key + X-API-Form: a', keyForm: 'B' as const, header: 'a' },
-  ])(
-    'SPEC 3.2, SPEC 4.3: a second DELETE of the same note is 404 not_found [$name]',
-    async ({ keyForm, header }) => {
-      const c = await setup(keyForm);
-      const first = await app.request(`/v1/notes/${c.noteId}`, {
-        method: 'DELETE',
-        key: c.key,
-        form: header,
-      });
-      expect(first.status).toBe(204);
-      expect(first.text).toBe('');
-      expect(first.headers.get('x-request-id')).toMatch(/\S/);
-      const second = await app.request(`/v1/notes/${c.noteId}`, {
-        method: 'DELETE',
-        key: c.key,
-        form: header,
-      });
-      expectError(second, 'A', 404);
-      const get = await app.request(`/v1/notes/${c.noteId}`, { key: c.key, form: header });
-      expectError(get, 'A', 404);
-    },
-  );
+  ])('a second DELETE of the same note is 404 not_found [$name]', async ({ keyForm, header }) => {
+    const c = await setup(keyForm);
+    const first = await app.request(`/v1/notes/${c.noteId}`, {
+      method: 'DELETE',
+      key: c.key,
+      form: header,
+    });
+    expect(first.status).toBe(204);
+    expect(first.text).toBe('');
+    expect(first.headers.get('x-request-id')).toMatch(/\S/);
+    const second = await app.request(`/v1/notes/${c.noteId}`, {
+      method: 'DELETE',
+      key: c.key,
+      form: header,
+    });
+    expectError(second, 'A', 404);
+    const get = await app.request(`/v1/notes/${c.noteId}`, { key: c.key, form: header });
+    expectError(get, 'A', 404);
+  });
 });

@@ -125,7 +125,7 @@ describe('the secret box (issue 12 item 7, D12 secrets)', () => {
   });
 });
 
-describe('SECRETS_KEY, SECRETS_PREVIOUS_KEYS and loadSecretKeys (issue 12 item 7, D21)', () => {
+describe('SECRETS_KEY, SECRETS_PREVIOUS_KEYS and loadSecretKeys', () => {
   const bytes = key();
   const spellings: [string, string][] = [
     ['base64url, 43 characters', bytes.toString('base64url')],
@@ -269,7 +269,7 @@ describe('SECRETS_KEY, SECRETS_PREVIOUS_KEYS and loadSecretKeys (issue 12 item 7
 // ---------------------------------------------------------------------------------------------
 // The stored values, on the test database.
 
-describe(`stored secrets on ${testDatabaseKind} (issue 12 item 7, D12)`, () => {
+describe(`stored secrets on ${testDatabaseKind}`, () => {
   let database: Database;
   let db: Db;
   let accountId: string;
@@ -550,7 +550,7 @@ describe(`stored secrets on ${testDatabaseKind} (issue 12 item 7, D12)`, () => {
 // ---------------------------------------------------------------------------------------------
 // End to end: registration through /v1, and the worker with legacy rows.
 
-describe(`end to end on ${testDatabaseKind} (issue 12 item 7, D12)`, () => {
+describe(`end to end on ${testDatabaseKind}`, () => {
   let app: TestApp;
   let receiver: http.Server;
   let receiverUrl: string;

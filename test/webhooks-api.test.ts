@@ -141,9 +141,9 @@ async function list(app: TestApp, key: string, form?: Form) {
   return res.json.data as any[];
 }
 
-describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
+describe('POST /v1/webhooks', () => {
   it.each(FORMS)(
-    'SPEC 4.5, D8, D12: Form %s answers 201 with the endpoint and its secret, keys in the SPEC 4.5 order',
+    'Form %s answers 201 with the endpoint and its secret, keys in the SPEC 4.5 order',
     async (form) => {
       const { key } = await strict.createAccount({ form });
       const res = await create(strict, key, {
@@ -165,7 +165,7 @@ describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
   );
 
   it.each(FORMS)(
-    'D8: Form %s defaults events to ["meeting.completed"] and removes duplicates keeping order',
+    'Form %s defaults events to ["meeting.completed"] and removes duplicates keeping order',
     async (form) => {
       const { key } = await strict.createAccount({ form });
       const plain = await create(strict, key, { url: 'https://a.public.test/hook' });
@@ -201,7 +201,7 @@ describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
     ['A', 'B'],
     ['B', 'A'],
   ] as const)(
-    'D1, D12: a Form %s key with X-API-Form: %s creates an endpoint of the request form (secret format, key order)',
+    'a Form %s key with X-API-Form: %s creates an endpoint of the request form (secret format, key order)',
     async (keyForm, requestForm) => {
       const { key } = await strict.createAccount({ form: keyForm });
       const res = await create(strict, key, { url: 'https://override.public.test/hook' }, requestForm);
@@ -211,7 +211,7 @@ describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
     },
   );
 
-  it.each(FORMS)('D12: Form %s secrets are random: two endpoints never share one', async (form) => {
+  it.each(FORMS)('Form %s secrets are random: two endpoints never share one', async (form) => {
     const { key } = await strict.createAccount({ form });
     const a = await create(strict, key, { url: 'https://one.public.test/hook' });
     const b = await create(strict, key, { url: 'https://two.public.test/hook' });
@@ -222,7 +222,7 @@ describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
   });
 
   it.each(FORMS)(
-    'D12: Form %s accepts a name resolving to a public address and a 2048-character url',
+    'Form %s accepts a name resolving to a public address and a 2048-character url',
     async (form) => {
       const { key } = await strict.createAccount({ form });
       const url = `https://long.public.test/${'a'.repeat(2048 - 'https://long.public.test/'.length)}`;
@@ -286,21 +286,18 @@ describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
   ];
 
   describe.each(FORMS)('Form %s', (form) => {
-    it.each(VALIDATION)(
-      'D2, D12: %s is rejected and nothing is created',
-      async (_name, body, statusA, code) => {
-        const { key } = await strict.createAccount({ form });
-        const res = await create(strict, key, body);
-        expectError(res, form, { A: statusA, B: 400 }, code);
-        expect(await list(strict, key)).toEqual([]);
-      },
-    );
+    it.each(VALIDATION)('%s is rejected and nothing is created', async (_name, body, statusA, code) => {
+      const { key } = await strict.createAccount({ form });
+      const res = await create(strict, key, body);
+      expectError(res, form, { A: statusA, B: 400 }, code);
+      expect(await list(strict, key)).toEqual([]);
+    });
 
     it.each([
       ['a body that is not JSON', 'this is not json'],
       ['a JSON array', JSON.stringify([{ url: 'https://x.public.test/hook' }])],
       ['JSON null', 'null'],
-    ])('D2: %s is a 400', async (_name, raw) => {
+    ])('%s is a 400', async (_name, raw) => {
       const { key } = await strict.createAccount({ form });
       const res = await strict.request('/v1/webhooks', {
         method: 'POST',
@@ -312,7 +309,7 @@ describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
       expect(await list(strict, key)).toEqual([]);
     });
 
-    it('D2: a URL already registered on the account is a conflict (409, Form B 400); another account may register it', async () => {
+    it('a URL already registered on the account is a conflict (409, Form B 400); another account may register it', async () => {
       const { key } = await strict.createAccount({ form });
       const first = await create(strict, key, { url: 'https://dup.public.test/hook' });
       expect(first.status).toBe(201);
@@ -329,7 +326,7 @@ describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
       expect((await create(strict, other.key, { url: 'https://dup.public.test/hook' })).status).toBe(201);
     });
 
-    it('D8: the 26th endpoint of an account is refused (422, Form B 400)', async () => {
+    it('the 26th endpoint of an account is refused (422, Form B 400)', async () => {
       const { key } = await strict.createAccount({ form });
       for (let i = 1; i <= 25; i++) {
         const res = await create(strict, key, { url: `https://many.public.test/hook-${i}` });
@@ -344,8 +341,8 @@ describe('POST /v1/webhooks (SPEC 4.5, D8, D12)', () => {
   });
 });
 
-describe('endpoint limit under concurrency (D8)', () => {
-  it('D8: 30 creations sent at once still leave at most 25 endpoints; the rest are refused with 422', async () => {
+describe('endpoint limit under concurrency', () => {
+  it('30 creations sent at once still leave at most 25 endpoints; the rest are refused with 422', async () => {
     const { key } = await strict.createAccount({ form: 'A' });
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
@@ -361,7 +358,7 @@ describe('endpoint limit under concurrency (D8)', () => {
 
 describe('GET and DELETE /v1/webhooks (SPEC 4.6, 4.7, D8)', () => {
   it.each(FORMS)(
-    'SPEC 4.6, D8: Form %s lists active and inactive endpoints newest first, without secrets',
+    'Form %s lists active and inactive endpoints newest first, without secrets',
     async (form) => {
       const { key } = await strict.createAccount({ form });
       const created = [];
@@ -396,14 +393,14 @@ describe('GET and DELETE /v1/webhooks (SPEC 4.6, 4.7, D8)', () => {
     },
   );
 
-  it.each(FORMS)('SPEC 4.6: Form %s lists an empty account as {"data":[]}', async (form) => {
+  it.each(FORMS)('Form %s lists an empty account as {"data":[]}', async (form) => {
     const { key } = await strict.createAccount({ form });
     const res = await strict.request('/v1/webhooks', { key });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ data: [] });
   });
 
-  it('SPEC 4.7, D8: Form A deletes with 204 and an empty body; a second delete is 404 not_found', async () => {
+  it('Form A deletes with 204 and an empty body; a second delete is 404 not_found', async () => {
     const { key } = await strict.createAccount({ form: 'A' });
     const keep = await create(strict, key, { url: 'https://keep.public.test/hook' });
     const gone = await create(strict, key, { url: 'https://gone.public.test/hook' });
@@ -415,7 +412,7 @@ describe('GET and DELETE /v1/webhooks (SPEC 4.6, 4.7, D8)', () => {
     expectError(again, 'A', { A: 404, B: 404 }, 'not_found');
   });
 
-  it('SPEC 4.7, D8: Form B deletes with 200 {"success":true}; a second delete is 404', async () => {
+  it('Form B deletes with 200 {"success":true}; a second delete is 404', async () => {
     const { key } = await strict.createAccount({ form: 'B' });
     const keep = await create(strict, key, { url: 'https://keep.public.test/hook' });
     const gone = await create(strict, key, { url: 'https://gone.public.test/hook' });
@@ -428,13 +425,13 @@ describe('GET and DELETE /v1/webhooks (SPEC 4.6, 4.7, D8)', () => {
     expectError(again, 'B', { A: 404, B: 404 }, 'not_found');
   });
 
-  it.each(FORMS)('D2: Form %s DELETE with a malformed id is a 400', async (form) => {
+  it.each(FORMS)('Form %s DELETE with a malformed id is a 400', async (form) => {
     const { key } = await strict.createAccount({ form });
     const res = await strict.request('/v1/webhooks/not-a-uuid', { method: 'DELETE', key });
     expectError(res, form, { A: 400, B: 400 }, 'invalid_request');
   });
 
-  it("SPEC 5.2, D2: another account's endpoint is 404 to DELETE (both forms) and to GET deliveries, and nothing changes", async () => {
+  it("another account's endpoint is 404 to DELETE (both forms) and to GET deliveries, and nothing changes", async () => {
     const owner = await strict.createAccount({ form: 'B' });
     const endpoint = (await create(strict, owner.key, { url: 'https://owned.public.test/hook' })).json;
     for (const form of FORMS) {
@@ -459,8 +456,8 @@ describe('GET and DELETE /v1/webhooks (SPEC 4.6, 4.7, D8)', () => {
   });
 });
 
-describe('GET /v1/webhooks/:id/deliveries (SPEC 4.8, D13)', () => {
-  it('SPEC 4.8, D2: the delivery log does not exist in Form A (404 not_found, Form A body)', async () => {
+describe('GET /v1/webhooks/:id/deliveries', () => {
+  it('the delivery log does not exist in Form A (404 not_found, Form A body)', async () => {
     const { key } = await strict.createAccount({ form: 'A' });
     const endpoint = (await create(strict, key, { url: 'https://a.public.test/hook' })).json;
     const res = await strict.request(`/v1/webhooks/${endpoint.id}/deliveries`, { key });
@@ -474,7 +471,7 @@ describe('GET /v1/webhooks/:id/deliveries (SPEC 4.8, D13)', () => {
     expectError(overridden, 'A', { A: 404, B: 404 }, 'not_found');
   });
 
-  it('SPEC 4.8, D13: every attempt is listed newest first with the D13 fields, paged by limit (default 25) and an opaque cursor without skips or repeats', async () => {
+  it('every attempt is listed newest first with the D13 fields, paged by limit (default 25) and an opaque cursor without skips or repeats', async () => {
     const { key } = await live.createAccount({ form: 'B' });
     const path = `/log-${Date.now()}`;
     failFirst.add(path); // the first request fails, so one delivery has a second attempt
@@ -592,7 +589,7 @@ describe('GET /v1/webhooks/:id/deliveries (SPEC 4.8, D13)', () => {
     }
   });
 
-  it('SPEC 4.8, D2, D13: the delivery log refuses limit outside 1..100 and a malformed cursor with Form B 400s', async () => {
+  it('the delivery log refuses limit outside 1..100 and a malformed cursor with Form B 400s', async () => {
     const { key } = await live.createAccount({ form: 'B' });
     const endpoint = (await create(live, key, { url: `${receiverUrl}/empty-log` })).json;
     const base = `/v1/webhooks/${endpoint.id}/deliveries`;

@@ -77,8 +77,8 @@ async function attemptsPerDelivery(ids: string[]): Promise<Map<string, number>> 
   return new Map(rows.map((r) => [r.id, Number(r.n)]));
 }
 
-describe('batches under racing dispatchers (issue 14 item 4, D11, D20)', () => {
-  it('issue 14 item 4, D11: four dispatchers with their own senders race over 900 due deliveries of three endpoints: each is sent and recorded exactly once, and attempts are recorded many to a transaction', async () => {
+describe('batches under racing dispatchers', () => {
+  it('four dispatchers with their own senders race over 900 due deliveries of three endpoints: each is sent and recorded exactly once, and attempts are recorded many to a transaction', async () => {
     const { key, account } = await app.createAccount();
     const targets = [receiver.path('batch-a'), receiver.path('batch-b'), receiver.path('batch-c')];
     const ids: string[] = [];
@@ -113,8 +113,8 @@ describe('batches under racing dispatchers (issue 14 item 4, D11, D20)', () => {
   });
 });
 
-describe('a crashed dispatcher (issue 14 item 4, D11)', () => {
-  it('D11: a batch claimed by a dispatcher that died is left alone while its lease holds, then taken over by racing dispatchers and sent exactly once', async () => {
+describe('a crashed dispatcher', () => {
+  it('a batch claimed by a dispatcher that died is left alone while its lease holds, then taken over by racing dispatchers and sent exactly once', async () => {
     const { key, account } = await app.createAccount();
     const target = receiver.path('batch-crashed');
     const endpoint = await createEndpoint(key, target.url);
@@ -143,7 +143,7 @@ describe('a crashed dispatcher (issue 14 item 4, D11)', () => {
     expect([...(await attemptsPerDelivery(ids)).values()]).toEqual(Array(40).fill(1));
   });
 
-  it('D11: a dispatcher that sent a batch and died before recording it: the deliveries are sent again after the lease (at-least-once), recorded once; its late record changes nothing', async () => {
+  it('a dispatcher that sent a batch and died before recording it: the deliveries are sent again after the lease (at-least-once), recorded once; its late record changes nothing', async () => {
     const { key, account } = await app.createAccount();
     const target = receiver.path('batch-late');
     const endpoint = await createEndpoint(key, target.url);
@@ -168,7 +168,7 @@ describe('a crashed dispatcher (issue 14 item 4, D11)', () => {
   });
 });
 
-describe('the fourth failure in a batch (issue 14 item 4, SPEC 3.1, D11)', () => {
+describe('the fourth failure in a batch', () => {
   async function failingEndpoint() {
     const { key, account } = await app.createAccount();
     const target = receiver.path('batch-dead', () => ({ status: 500 }));
@@ -182,7 +182,7 @@ describe('the fourth failure in a batch (issue 14 item 4, SPEC 3.1, D11)', () =>
     return app.db.select().from(emails).where(eq(emails.accountId, accountId));
   }
 
-  it('SPEC 3.1, D11: five deliveries of one endpoint failing for the fourth time, recorded in one batch, fail; the endpoint is deactivated once, its owner emailed once, its later delivery cancelled; another endpoint in the batch is unaffected', async () => {
+  it('five deliveries of one endpoint failing for the fourth time, recorded in one batch, fail; the endpoint is deactivated once, its owner emailed once, its later delivery cancelled; another endpoint in the batch is unaffected', async () => {
     const { account, target, ok, endpoint, other } = await failingEndpoint();
     const dying = await insertDue(account.id, endpoint.id, 5, { attemptsMade: 3 });
     const [later] = await insertDue(account.id, endpoint.id, 1, {
@@ -228,7 +228,7 @@ describe('the fourth failure in a batch (issue 14 item 4, SPEC 3.1, D11)', () =>
     expect(await emailsOf(account.id)).toHaveLength(1);
   });
 
-  it('SPEC 3.1, D11: the same through racing dispatchers, however the attempts fall into batches: one deactivation, one email, each attempt recorded once, nothing left pending', async () => {
+  it('the same through racing dispatchers, however the attempts fall into batches: one deactivation, one email, each attempt recorded once, nothing left pending', async () => {
     const { account, target, endpoint } = await failingEndpoint();
     const dying = await insertDue(account.id, endpoint.id, 12, { attemptsMade: 3 });
     const runs = await Promise.all(
@@ -255,8 +255,8 @@ describe('the fourth failure in a batch (issue 14 item 4, SPEC 3.1, D11)', () =>
   });
 });
 
-describe('the owner has not verified the address (issue 15 item 1)', () => {
-  it("issue 15 item 1, SPEC 3.1: an unverified owner's endpoint is still deactivated after the fourth failure, but no email goes to the unverified address; once verified, the next deactivation is emailed", async () => {
+describe('the owner has not verified the address', () => {
+  it("an unverified owner's endpoint is still deactivated after the fourth failure, but no email goes to the unverified address; once verified, the next deactivation is emailed", async () => {
     const { key, account } = await app.createAccount();
     const target = receiver.path('unverified-dead', () => ({ status: 500 }));
     const first = await createEndpoint(key, target.url);
@@ -277,8 +277,8 @@ describe('the owner has not verified the address (issue 15 item 1)', () => {
   });
 });
 
-describe('lanes (issue 14 item 4, D11, D20)', () => {
-  it("issue 14 item 4: an endpoint that does not answer holds only its own attempt: the other endpoints' deliveries of the same batch are sent and recorded while it hangs", async () => {
+describe('lanes', () => {
+  it("an endpoint that does not answer holds only its own attempt: the other endpoints' deliveries of the same batch are sent and recorded while it hangs", async () => {
     // A receiver that holds every request until the test lets go.
     const held: http.ServerResponse[] = [];
     const slow = http.createServer((req, res) => {
@@ -319,7 +319,7 @@ describe('lanes (issue 14 item 4, D11, D20)', () => {
     }
   });
 
-  it("D13, issue 14 item 4: an endpoint answering with a NUL character does not keep its batch from being recorded: its attempts are logged with U+FFFD in its place, the batch's other deliveries with them", async () => {
+  it("an endpoint answering with a NUL character does not keep its batch from being recorded: its attempts are logged with U+FFFD in its place, the batch's other deliveries with them", async () => {
     const nul = http.createServer((req, res) => {
       req.resume();
       req.on('end', () => res.writeHead(200, { 'content-type': 'text/plain' }).end('before\0after'));

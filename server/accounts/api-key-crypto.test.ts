@@ -5,15 +5,15 @@ import { describeApiKey, generateApiKey, hashApiKey, looksLikeApiKey } from './a
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-describe('API key crypto (SPEC 5.3, D15)', () => {
-  it('D15: a generated key is "mnk_" + 40 base62 characters (44 in all)', () => {
+describe('API key crypto', () => {
+  it('a generated key is "mnk_" + 40 base62 characters (44 in all)', () => {
     const key = generateApiKey();
     expect(key).toHaveLength(44);
     expect(key.startsWith('mnk_')).toBe(true);
     expect(key).toMatch(/^mnk_[0-9A-Za-z]{40}$/);
   });
 
-  it('D15: 1000 generated keys are all distinct, well-formed, and use the whole base62 alphabet', () => {
+  it('1000 generated keys are all distinct, well-formed, and use the whole base62 alphabet', () => {
     const keys = Array.from({ length: 1000 }, () => generateApiKey());
     expect(new Set(keys).size).toBe(1000);
     for (const key of keys) expect(key).toMatch(/^mnk_[0-9A-Za-z]{40}$/);
@@ -24,7 +24,7 @@ describe('API key crypto (SPEC 5.3, D15)', () => {
     expect(new Set(keys.map((k) => k.slice(4, 14))).size).toBe(1000);
   });
 
-  it('SPEC 5.3, D15: hashApiKey is the SHA-256 hex digest of the key', () => {
+  it('hashApiKey is the SHA-256 hex digest of the key', () => {
     const key = generateApiKey();
     expect(hashApiKey(key)).toBe(sha256(key));
     expect(hashApiKey(key)).toMatch(/^[0-9a-f]{64}$/);
@@ -33,7 +33,7 @@ describe('API key crypto (SPEC 5.3, D15)', () => {
     expect(hashApiKey(key)).not.toBe(hashApiKey(generateApiKey()));
   });
 
-  it('D15: describeApiKey stores only the hash, the readable prefix and the last four characters', () => {
+  it('describeApiKey stores only the hash, the readable prefix and the last four characters', () => {
     const key = 'mnk_3fZqABCDEFGHIJKLMNOPQRSTUVWXYZabcdefWx9z';
     expect(key).toHaveLength(44);
     expect(describeApiKey(key)).toStrictEqual({ keyHash: sha256(key), prefix: 'mnk_3fZq', lastFour: 'Wx9z' });
@@ -48,7 +48,7 @@ describe('API key crypto (SPEC 5.3, D15)', () => {
     expect(Object.values(described)).not.toContain(generated);
   });
 
-  it('D15: looksLikeApiKey accepts generated keys', () => {
+  it('looksLikeApiKey accepts generated keys', () => {
     for (let i = 0; i < 100; i++) expect(looksLikeApiKey(generateApiKey())).toBe(true);
   });
 
@@ -69,7 +69,7 @@ describe('API key crypto (SPEC 5.3, D15)', () => {
     ['leading whitespace', ` ${good.slice(0, -1)}`],
     ['the Bearer scheme included', `Bearer ${good}`],
     ['a Form A webhook secret', `whsec_${'a'.repeat(38)}`],
-  ])('SPEC 5.4, D15: looksLikeApiKey rejects %s', (_label, key) => {
+  ])('looksLikeApiKey rejects %s', (_label, key) => {
     expect(looksLikeApiKey(good)).toBe(true);
     expect(looksLikeApiKey(key)).toBe(false);
   });

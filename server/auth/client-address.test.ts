@@ -24,7 +24,7 @@ describe('TRUST_PROXY (issue 8: X-Forwarded-For is trusted only when configured)
     expect(parseEnv(source).TRUST_PROXY).toBe(hops);
   });
 
-  it('issue 8, D21: anything else refuses to start, saying what is expected', () => {
+  it('anything else refuses to start, saying what is expected', () => {
     expect(() => parseEnv({ TRUST_PROXY: 'yes please' })).toThrow(EnvError);
     expect(() => parseEnv({ TRUST_PROXY: '-1' })).toThrow(
       /TRUST_PROXY must be the number of proxies in front of the server/,
@@ -70,14 +70,14 @@ describe('installForwardedForPeer (issue 8: a forged X-Forwarded-For does not pi
     }
   }
 
-  it("issue 8: with no trusted proxy the socket's peer replaces the client's X-Forwarded-For", async () => {
+  it("with no trusted proxy the socket's peer replaces the client's X-Forwarded-For", async () => {
     const headers = await seenBy(0, { 'x-forwarded-for': '6.6.6.6' });
     expect(headers['x-forwarded-for']).toBe('127.0.0.1');
     expect(clientAddress(headers as Record<string, string>, 0)).toBe('127.0.0.1');
     expect((await seenBy(0, {}))['x-forwarded-for']).toBe('127.0.0.1');
   });
 
-  it("issue 8: behind a trusted proxy the peer is appended, and the proxy's entry names the client", async () => {
+  it("behind a trusted proxy the peer is appended, and the proxy's entry names the client", async () => {
     const headers = await seenBy(1, {
       'x-forwarded-for': '6.6.6.6, 198.51.100.4',
       'x-forwarded-proto': 'https',
@@ -87,7 +87,7 @@ describe('installForwardedForPeer (issue 8: a forged X-Forwarded-For does not pi
     expect(clientAddress(headers as Record<string, string>, 1)).toBe('198.51.100.4');
   });
 
-  it('issue 8: undone, servers see the request as sent', async () => {
+  it('undone, servers see the request as sent', async () => {
     installForwardedForPeer(0)();
     const server = http.createServer((req, res) => res.end(req.headers['x-forwarded-for'] ?? ''));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -11,7 +11,7 @@ afterAll(() => {
 });
 
 describe('the embedded database (PGlite)', () => {
-  it('issue 14 item 5: runs with 16 MB of shared buffers (not initdb’s 128 MB, all of it resident from the start), and keeps what it wrote across a reopen', async () => {
+  it('runs with 16 MB of shared buffers (not initdb’s 128 MB, all of it resident from the start), and keeps what it wrote across a reopen', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mn-pglite-'));
     dirs.push(dir);
     const first = await openPglite(dir);

@@ -74,7 +74,7 @@ function maxDifference(a: readonly number[], b: readonly number[]): number {
 }
 
 describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
-  it('issue 13: loads its weights lazily from node_modules and opens no socket, looks up no host and fetches nothing', () => {
+  it('loads its weights lazily from node_modules and opens no socket, looks up no host and fetches nothing', () => {
     // A fresh Node process with every way out blocked and recorded before anything is imported.
     // The control connection at the end proves the blocks are live.
     const script = `
@@ -129,7 +129,7 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
     });
   });
 
-  it('issue 13: a paraphrase that shares no word is the nearest text, where the lexical embedder finds almost none', async () => {
+  it('a paraphrase that shares no word is the nearest text, where the lexical embedder finds almost none', async () => {
     for (const [a, b] of PARAPHRASES) {
       const stems = new Set(tokenize(a).map((t) => t.token));
       expect(tokenize(b).filter((t) => stems.has(t.token))).toEqual([]);
@@ -139,7 +139,7 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
     expect(await nearestIsParaphrase(new LocalEmbedder())).toBeLessThanOrEqual(1);
   });
 
-  it('issue 13: paraphrase pairs score higher than unrelated pairs', async () => {
+  it('paraphrase pairs score higher than unrelated pairs', async () => {
     const e = new SemanticEmbedder({ dimensions: 768 });
     const a = await e.embed(PARAPHRASES.map((p) => p[0]));
     const b = await e.embed(PARAPHRASES.map((p) => p[1]));
@@ -152,7 +152,7 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
     expect(mean(related)).toBeGreaterThan(mean(unrelated) + 0.25);
   });
 
-  it('issue 13: the cosine is 0.85 × the meaning part + 0.15 × the lexical part, so exact codes and names rank first', async () => {
+  it('the cosine is 0.85 × the meaning part + 0.15 × the lexical part, so exact codes and names rank first', async () => {
     const passages = [
       'Marcus: the postmortem for INC-4721 is due Friday; the replica lag alert fired twice overnight.',
       'Priya: the outage report for last week is due Friday; the database standby fell behind twice overnight.',
@@ -177,7 +177,7 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
     }
   });
 
-  it('issue 13: deterministic, and a batch gives what each text gives alone (the model runs pieces in batches; only float rounding differs)', async () => {
+  it('deterministic, and a batch gives what each text gives alone (the model runs pieces in batches; only float rounding differs)', async () => {
     const texts = PARAPHRASES.flat();
     const e = new SemanticEmbedder({ dimensions: 768 });
     const batch = await e.embed(texts);
@@ -192,7 +192,7 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
     }
   });
 
-  it('issue 13: pieces are batched by characters and count, never split, in order', () => {
+  it('pieces are batched by characters and count, never split, in order', () => {
     expect(batchPieces([])).toEqual([]);
     expect(batchPieces(['a'.repeat(2_000)])).toEqual([['a'.repeat(2_000)]]);
     const sentences = Array.from({ length: 20 }, (_, i) => `sentence ${i} `.padEnd(80, '.'));
@@ -208,7 +208,7 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
     ]);
   });
 
-  it('D19: one unit-length vector per text, in order, for every kind of input', async () => {
+  it('one unit-length vector per text, in order, for every kind of input', async () => {
     const long = PARAPHRASES.flat().join(' ').repeat(40); // ≈ 40,000 characters: cut into pieces, then capped
     const texts = [
       'x',
@@ -232,7 +232,7 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
     }
   });
 
-  it('issue 13: text without letters or digits gets one fixed vector, far from every real text', async () => {
+  it('text without letters or digits gets one fixed vector, far from every real text', async () => {
     const e = new SemanticEmbedder({ dimensions: 768 });
     const [empty, blank, punct, real] = await e.embed(['', '   \n\t', '... !!! ---', PARAPHRASES[0]![0]]);
     expect(norm(empty!)).toBeCloseTo(1, 9);
@@ -242,7 +242,7 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
     expect(real).not.toEqual(empty);
   });
 
-  it('issue 13: a long text is read in pieces of at most 2,000 characters, and nothing after 20,000 characters counts', async () => {
+  it('a long text is read in pieces of at most 2,000 characters, and nothing after 20,000 characters counts', async () => {
     const words = PARAPHRASES.flat().join(' ');
     let text = '';
     while (text.length < SEMANTIC_MAX_INPUT_CHARS + 5_000) text += `${words} `;
@@ -264,7 +264,7 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
     expect(other).not.toEqual(capped);
   });
 
-  it('D19: names its model after what shapes the vectors; rejects dimensions below 512 and a bad lexical weight', () => {
+  it('names its model after what shapes the vectors; rejects dimensions below 512 and a bad lexical weight', () => {
     expect(new SemanticEmbedder({ dimensions: 512 }).model).toBe('use-lite-v1');
     expect(new SemanticEmbedder({ dimensions: 768 }).model).toBe('use-lite-v1+local-lexical-v1@0.15');
     expect(new SemanticEmbedder({ dimensions: 768, lexicalWeight: 0.2 }).model).toBe(
@@ -280,7 +280,7 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
     expect(USE_LITE_DIMENSIONS).toBe(512);
   });
 
-  it('D19: refuses what is not a string, and stops when aborted', async () => {
+  it('refuses what is not a string, and stops when aborted', async () => {
     const e = new SemanticEmbedder({ dimensions: 512 });
     await expect(e.embed(['ok', 42 as unknown as string])).rejects.toThrow(TypeError);
     const controller = new AbortController();
@@ -289,7 +289,7 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
     expect(await e.embed([])).toEqual([]);
   });
 
-  it('issue 13: a model that cannot load gives a clear error naming the packages, and the next call tries again', async () => {
+  it('a model that cannot load gives a clear error naming the packages, and the next call tries again', async () => {
     let calls = 0;
     const load = async (): Promise<SentenceEncoder> => {
       calls++;
@@ -306,8 +306,8 @@ describe('SemanticEmbedder (issue 13, D19 semantic)', () => {
   });
 });
 
-describe('EMBEDDINGS_PROVIDER=semantic (issue 13, D19, D21)', () => {
-  it('D21: needs at least 512 dimensions, with a message that says what to set', () => {
+describe('EMBEDDINGS_PROVIDER=semantic', () => {
+  it('needs at least 512 dimensions, with a message that says what to set', () => {
     expect(() => parseEnv({ EMBEDDINGS_PROVIDER: 'semantic', EMBEDDINGS_DIMENSIONS: '511' })).toThrow(
       EnvError,
     );
@@ -331,7 +331,7 @@ describe('EMBEDDINGS_PROVIDER=semantic (issue 13, D19, D21)', () => {
     expect(createServices(parseEnv({})).embedder).toBeInstanceOf(SemanticEmbedder);
   });
 
-  it('D19: createServices builds the semantic embedder at the configured dimension; it embeds in the background, not inline', () => {
+  it('createServices builds the semantic embedder at the configured dimension; it embeds in the background, not inline', () => {
     const { embedder } = createServices(
       parseEnv({ EMBEDDINGS_PROVIDER: 'semantic', EMBEDDINGS_DIMENSIONS: '768' }),
     );

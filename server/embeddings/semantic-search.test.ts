@@ -77,8 +77,8 @@ function sharesNoStem(q: string, title: string) {
   return m.segments.every((s) => tokenize(s.content).every((t) => !stems.has(t.token)));
 }
 
-describe('semantic search through /v1/notes/search (issue 13, D7, D19)', () => {
-  it('D19: every passage vector is 768-dimensional and records the semantic model', async () => {
+describe('semantic search through /v1/notes/search', () => {
+  it('every passage vector is 768-dimensional and records the semantic model', async () => {
     expect(await storedDimensions(app.db)).toBe(768);
     const rows = await queryRows<{ model: string; n: number }>(
       app.db,
@@ -91,7 +91,7 @@ describe('semantic search through /v1/notes/search (issue 13, D7, D19)', () => {
     ['the storage volume became full so nothing could be saved', 'Post-mortem: EU sync outage (INC-317)'],
     ['clients learned about the downtime far too late', 'Post-mortem: EU sync outage (INC-317)'],
     ['she is also talking to rival employers', 'Hiring debrief: Senior Backend Engineer (Elena Vasquez)'],
-  ])('issue 13, D7: Form A finds a meeting by meaning alone: "%s"', async (q, title) => {
+  ])('Form A finds a meeting by meaning alone: "%s"', async (q, title) => {
     expect(sharesNoStem(q, title)).toBe(true);
     const res = await search(q);
     expect(res.status).toBe(200);
@@ -100,7 +100,7 @@ describe('semantic search through /v1/notes/search (issue 13, D7, D19)', () => {
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 
-  it('issue 13, D7: exact names and codes still rank their passage first, with the start_time of the segment that holds them', async () => {
+  it('exact names and codes still rank their passage first, with the start_time of the segment that holds them', async () => {
     const postMortem = meetingsUsed.find((m) => m.title?.includes('INC-317'))!;
     const segment = postMortem.segments.find((s) => s.content.includes('server_check_query'))!;
     const res = await search('PgBouncer server_check_query');
@@ -113,7 +113,7 @@ describe('semantic search through /v1/notes/search (issue 13, D7, D19)', () => {
     });
   });
 
-  it('issue 13, D7: Form B matches the query against summaries with the same embedder', async () => {
+  it('Form B matches the query against summaries with the same embedder', async () => {
     const res = await search('she is also talking to rival employers', 'B');
     expect(res.status).toBe(200);
     expect(res.json.data[0].id).toBe(ids.get('Hiring debrief: Senior Backend Engineer (Elena Vasquez)'));

@@ -14,8 +14,8 @@ const TEXTS = [
   'Le client veut une remise de dix pour cent sur le renouvellement.',
 ];
 
-describe('USE-lite on a worker thread (issue 13, D19)', () => {
-  it('issue 13: gives exactly the vectors of the model on the main thread, in order, also for texts sent at once', async () => {
+describe('USE-lite on a worker thread', () => {
+  it('gives exactly the vectors of the model on the main thread, in order, also for texts sent at once', async () => {
     const onThread = new SemanticEmbedder({ dimensions: 768, load: loadUseLiteInWorker });
     const inline = new SemanticEmbedder({ dimensions: 768, load: loadUseLite });
     const expected = await inline.embed(TEXTS);
@@ -28,7 +28,7 @@ describe('USE-lite on a worker thread (issue 13, D19)', () => {
     }
   });
 
-  it('issue 13: a query goes before waiting background batches on the model thread', async () => {
+  it('a query goes before waiting background batches on the model thread', async () => {
     const encoder = await loadUseLiteInWorker();
     const order: string[] = [];
     const background = Array.from({ length: 6 }, (_, i) =>
@@ -45,7 +45,7 @@ describe('USE-lite on a worker thread (issue 13, D19)', () => {
     expect(order.filter((x) => x !== 'q')).toEqual(['b0', 'b1', 'b2', 'b3', 'b4', 'b5']);
   });
 
-  it("issue 13: the service's default embedder is the semantic one on the worker thread", async () => {
+  it("the service's default embedder is the semantic one on the worker thread", async () => {
     const { embedder } = createServices(parseEnv({}));
     expect(embedder).toBeInstanceOf(SemanticEmbedder);
     const [v] = await embedder.embed(['The Postgres failover took eleven minutes.']);

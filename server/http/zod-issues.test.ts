@@ -55,7 +55,7 @@ describe('appErrorFromZodIssues (D2: 400 invalid_request vs 422 validation_error
       { q: '   ' },
       'custom',
     ],
-  ])('D2: %s → invalid_request (Form A 400, Form B 400)', (_label, schema, value, code) => {
+  ])('%s → invalid_request (Form A 400, Form B 400)', (_label, schema, value, code) => {
     const { issues, err, statusA, statusB } = mapped(schema, value);
     expect(issues.map((i) => i.code)).toStrictEqual([code]);
     expect(err.code).toBe('invalid_request');
@@ -91,7 +91,7 @@ describe('appErrorFromZodIssues (D2: 400 invalid_request vs 422 validation_error
     ],
     ['custom without params', refined(), { q: 'bad' }, 'custom'],
     ['custom with params {status: 422}', refined({ status: 422 }), { q: 'bad' }, 'custom'],
-  ])('D2: %s → validation_error (Form A 422, Form B 400)', (_label, schema, value, code) => {
+  ])('%s → validation_error (Form A 422, Form B 400)', (_label, schema, value, code) => {
     const { issues, err, statusA, statusB } = mapped(schema, value);
     expect(issues.map((i) => i.code)).toStrictEqual([code]);
     expect(err.code).toBe('validation_error');
@@ -99,7 +99,7 @@ describe('appErrorFromZodIssues (D2: 400 invalid_request vs 422 validation_error
     expect(statusB).toBe(400);
   });
 
-  it('D2: a malformed value among acceptable-but-invalid ones makes the whole request invalid_request, named in the message', () => {
+  it('a malformed value among acceptable-but-invalid ones makes the whole request invalid_request, named in the message', () => {
     const schema = z.object({
       limit: limitParam(100, 20),
       platform: z.enum(['meet', 'zoom']),
@@ -112,7 +112,7 @@ describe('appErrorFromZodIssues (D2: 400 invalid_request vs 422 validation_error
     expect(err.message).not.toContain('limit');
   });
 
-  it('D2: a custom 400 issue after a 422 issue also gives invalid_request', () => {
+  it('a custom 400 issue after a 422 issue also gives invalid_request', () => {
     const schema = z.object({
       limit: limitParam(100, 20),
       q: z.string().refine(() => false, { message: 'q is malformed', params: MALFORMED }),
@@ -122,21 +122,21 @@ describe('appErrorFromZodIssues (D2: 400 invalid_request vs 422 validation_error
     expect(err.message).toContain('q is malformed');
   });
 
-  it('D2: several 422 issues give validation_error naming the first', () => {
+  it('several 422 issues give validation_error naming the first', () => {
     const schema = z.object({ limit: limitParam(100, 20), platform: z.enum(['meet', 'zoom']) });
     const { err } = mapped(schema, { limit: 0, platform: 'skype' });
     expect(err.code).toBe('validation_error');
     expect(err.message).toBe('limit must be between 1 and 100');
   });
 
-  it('D2: the message names the offending parameter', () => {
+  it('the message names the offending parameter', () => {
     const { err } = mapped(z.object({ limit: z.number().max(100) }), { limit: 101 });
     expect(err.message.startsWith('limit')).toBe(true);
     const nested = mapped(z.object({ body: z.object({ url: z.string() }) }), { body: {} });
     expect(nested.err.message).toContain('body.url');
   });
 
-  it('D2: no issues at all still gives a validation_error with a message', () => {
+  it('no issues at all still gives a validation_error with a message', () => {
     const err = appErrorFromZodIssues([]);
     expect(err.code).toBe('validation_error');
     expect(err.message.length).toBeGreaterThan(0);

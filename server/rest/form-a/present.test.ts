@@ -50,7 +50,7 @@ const transcriptA = [
 ];
 
 describe('Form A presenters (SPEC 2.1-2.3, D6)', () => {
-  it('SPEC 2.1, D6: single note with recorder-supplied summary text and action items', () => {
+  it('single note with recorder-supplied summary text and action items', () => {
     const out = presentNote(note({ summary, summaryText: 'The team agreed to ship on Friday.' }));
     expect(out).toStrictEqual({
       id: '0c8f6e4a-1b2c-4d3e-8f90-a1b2c3d4e5f6',
@@ -70,7 +70,7 @@ describe('Form A presenters (SPEC 2.1-2.3, D6)', () => {
     expect(NoteA.parse(out)).toStrictEqual(out);
   });
 
-  it('D6: without recorder text the summary is rendered from context, decisions and next step', () => {
+  it('without recorder text the summary is rendered from context, decisions and next step', () => {
     const out = presentNote(note({ summary, summaryText: null }));
     const rendered = renderSummaryText(summary);
     expect(out).toStrictEqual({
@@ -95,7 +95,7 @@ describe('Form A presenters (SPEC 2.1-2.3, D6)', () => {
     expect(NoteA.parse(out)).toStrictEqual(out);
   });
 
-  it('D6: a note without a title and without a summary: title "", summary null, action_items []', () => {
+  it('a note without a title and without a summary: title "", summary null, action_items []', () => {
     const out = presentNote(note({ title: null, platform: 'microphone', language: 'en' }));
     expect(out).toStrictEqual({
       id: '0c8f6e4a-1b2c-4d3e-8f90-a1b2c3d4e5f6',
@@ -112,7 +112,7 @@ describe('Form A presenters (SPEC 2.1-2.3, D6)', () => {
     expect(NoteA.parse(out)).toStrictEqual(out);
   });
 
-  it('D6: a summary without action items gives action_items []', () => {
+  it('a summary without action items gives action_items []', () => {
     const out = presentNote(note({ summary: { ...summary, action_items: [] }, summaryText: 'Short.' }));
     expect(out.summary).toBe('Short.');
     expect(out.action_items).toStrictEqual([]);
@@ -120,7 +120,7 @@ describe('Form A presenters (SPEC 2.1-2.3, D6)', () => {
   });
 
   it.each(['meet', 'zoom', 'teams', 'phone', 'microphone'] as const)(
-    'SPEC 2.1, D6: Form A keeps the platform "%s" as stored',
+    'Form A keeps the platform "%s" as stored',
     (platform) => {
       const out = presentNoteListItem(note({ platform }));
       expect(out.platform).toBe(platform);
@@ -128,7 +128,7 @@ describe('Form A presenters (SPEC 2.1-2.3, D6)', () => {
     },
   );
 
-  it('SPEC 2.1 rule 2, SPEC 2.2: a list entry has no language, summary, action_items, started_at or end_time', () => {
+  it('a list entry has no language, summary, action_items, started_at or end_time', () => {
     const out = presentNoteListItem(note({ summary, summaryText: 'Text', title: null }));
     expect(out).toStrictEqual({
       id: '0c8f6e4a-1b2c-4d3e-8f90-a1b2c3d4e5f6',
@@ -144,13 +144,13 @@ describe('Form A presenters (SPEC 2.1-2.3, D6)', () => {
     expect(NoteListItemA.parse(out)).toStrictEqual(out);
   });
 
-  it('SPEC 2.2, D6: single-note transcript segments omit end_time', () => {
+  it('single-note transcript segments omit end_time', () => {
     const out = presentNote(note());
     for (const segment of out.transcript)
       expect(Object.keys(segment)).toStrictEqual(['sequence', 'speaker', 'content', 'start_time']);
   });
 
-  it('D5: a page with more notes: next_cursor is the opaque cursor of the last note, has_more true', () => {
+  it('a page with more notes: next_cursor is the opaque cursor of the last note, has_more true', () => {
     const first = note();
     const last = note({
       id: 'ffffffff-1b2c-4d3e-8f90-a1b2c3d4e5f6',
@@ -169,13 +169,13 @@ describe('Form A presenters (SPEC 2.1-2.3, D6)', () => {
     expect(NoteListA.parse(out)).toStrictEqual(out);
   });
 
-  it('D5: the last page has next_cursor null and has_more false', () => {
+  it('the last page has next_cursor null and has_more false', () => {
     const out = presentNoteList({ notes: [note()], hasMore: false });
     expect(out).toStrictEqual({ data: [presentNoteListItem(note())], next_cursor: null, has_more: false });
     expect(NoteListA.parse(out)).toStrictEqual(out);
   });
 
-  it('D5: an empty page has data [], next_cursor null, has_more false', () => {
+  it('an empty page has data [], next_cursor null, has_more false', () => {
     const out = presentNoteList({ notes: [], hasMore: false });
     expect(out).toStrictEqual({ data: [], next_cursor: null, has_more: false });
     expect(NoteListA.parse(out)).toStrictEqual(out);

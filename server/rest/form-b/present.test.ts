@@ -49,7 +49,7 @@ const transcriptB = [
 ];
 
 describe('Form B presenters (SPEC 2.1, 2.2, 2.4, D6)', () => {
-  it('SPEC 2.1, 2.4: a note with a summary: the Summary object, status ready, started_at, no Form A fields', () => {
+  it('a note with a summary: the Summary object, status ready, started_at, no Form A fields', () => {
     const out = presentNote(note({ summary, summaryText: 'Recorder text is a Form A thing.' }));
     expect(out).toStrictEqual({
       id: '0c8f6e4a-1b2c-4d3e-8f90-a1b2c3d4e5f6',
@@ -76,7 +76,7 @@ describe('Form B presenters (SPEC 2.1, 2.2, 2.4, D6)', () => {
     expect(NoteB.parse(out)).toStrictEqual(out);
   });
 
-  it('SPEC 2.1 rule 3, D6: summary null until generated; title null stays null (not "")', () => {
+  it('summary null until generated; title null stays null (not "")', () => {
     const out = presentNote(note({ title: null }));
     expect(out).toStrictEqual({
       id: '0c8f6e4a-1b2c-4d3e-8f90-a1b2c3d4e5f6',
@@ -98,13 +98,13 @@ describe('Form B presenters (SPEC 2.1, 2.2, 2.4, D6)', () => {
     ['teams', 'teams'],
     ['phone', 'phone'],
     ['microphone', 'phone'],
-  ] as const)('SPEC 2.1, D6: stored platform %s is written as %s in Form B', (stored, shown) => {
+  ] as const)('stored platform %s is written as %s in Form B', (stored, shown) => {
     const out = presentNote(note({ platform: stored }));
     expect(out.platform).toBe(shown);
     expect(NoteB.parse(out)).toStrictEqual(out);
   });
 
-  it('SPEC 2.2, D6: Form B segments carry end_time (number or null), in recorder order', () => {
+  it('Form B segments carry end_time (number or null), in recorder order', () => {
     const out = presentNote(note());
     for (const segment of out.transcript) {
       expect(Object.keys(segment)).toStrictEqual([
@@ -118,7 +118,7 @@ describe('Form B presenters (SPEC 2.1, 2.2, 2.4, D6)', () => {
     expect(out.transcript.map((s) => s.end_time)).toStrictEqual([2.5, null]);
   });
 
-  it('D5: a page with more notes: next_cursor is the created_at of the last note (D4 format), has_more true', () => {
+  it('a page with more notes: next_cursor is the created_at of the last note (D4 format), has_more true', () => {
     const first = note();
     const last = note({
       id: 'ffffffff-1b2c-4d3e-8f90-a1b2c3d4e5f6',
@@ -137,13 +137,13 @@ describe('Form B presenters (SPEC 2.1, 2.2, 2.4, D6)', () => {
     expect(NoteListB.parse(out)).toStrictEqual(out);
   });
 
-  it('D5: the last page has next_cursor null and has_more false', () => {
+  it('the last page has next_cursor null and has_more false', () => {
     const out = presentNoteList({ notes: [note()], hasMore: false });
     expect(out).toStrictEqual({ data: [presentNote(note())], next_cursor: null, has_more: false });
     expect(NoteListB.parse(out)).toStrictEqual(out);
   });
 
-  it('D5: an empty page has data [], next_cursor null, has_more false', () => {
+  it('an empty page has data [], next_cursor null, has_more false', () => {
     const out = presentNoteList({ notes: [], hasMore: false });
     expect(out).toStrictEqual({ data: [], next_cursor: null, has_more: false });
     expect(NoteListB.parse(out)).toStrictEqual(out);
