@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Queryable } from '../db/client';
-import { consumeRateLimit, type RateLimitWindow } from '../rate-limit/consume-rate-limit';
+import { queryRows, type Queryable } from '../db/client';
+import { consumeRateLimit, type RateLimitWindow, rateLimitResult } from '../rate-limit/consume-rate-limit';
 
 // Sign-in and sign-up throttles, in the API's rate-limit counters (one table, shared by every
-// instance) under buckets of their own. Fixed windows, like the API's.
+// instance) under buckets of their own. Each limit holds over any span of the window's length,
+// not only within a clock window: the count of the window before the current one is carried in,
+// weighted by how much of it still overlaps the last `windowMinutes` (a sliding-window counter).
+// So ten failed sign-ins just before a quarter hour and one just after are refused alike; with
+// fixed windows alone, twice the limit fit around each boundary.
 
 /** Failed sign-ins allowed per window, per email address and per client address. */
 export const SIGN_IN_LIMITS = { perEmail: 10, perAddress: 50, windowMinutes: 15 } as const;
@@ -20,7 +24,26 @@ export type Attempt = { allowed: true; refund(): Promise<void> } | { allowed: fa
 function fixedWindow(bucket: string, limit: number, minutes: number, now: Date): RateLimitWindow {
   const size = minutes * 60_000;
   const start = new Date(Math.floor(now.getTime() / size) * size);
-  return { bucket, limit, start, end: new Date(start.getTime() + size) };
+  return {
+    bucket,
+    limit,
+    start,
+    end: new Date(start.getTime() + size),
+    keepFrom: new Date(start.getTime() - size),
+  };
+}
+
+/** How much of the previous window's count still falls within the last window's length. */
+async function carriedCount(db: Queryable, window: RateLimitWindow, now: Date): Promise<number> {
+  const size = window.end.getTime() - window.start.getTime();
+  const previousStart = new Date(window.start.getTime() - size);
+  const rows = await queryRows<{ count: number }>(
+    db,
+    sql`select count from rate_limit_counters where bucket = ${window.bucket} and window_start = ${previousStart.toISOString()}`,
+  );
+  const previous = rows[0] ? Number(rows[0].count) : 0;
+  const overlap = 1 - (now.getTime() - window.start.getTime()) / size;
+  return Math.ceil(previous * overlap);
 }
 
 /** Counters hold a digest, not the address itself. */
@@ -93,7 +116,11 @@ async function consumeAll(db: Queryable, now: Date, windows: RateLimitWindow[]):
     }
   };
   for (const window of windows) {
-    const result = await consumeRateLimit(db, window, now);
+    const room = window.limit - (await carriedCount(db, window, now));
+    const result =
+      room > 0
+        ? await consumeRateLimit(db, { ...window, limit: room }, now)
+        : rateLimitResult(window, null, now);
     if (!result.allowed) {
       await refund();
       return { allowed: false, retryAfter: result.retryAfter };
@@ -101,7 +128,7 @@ async function consumeAll(db: Queryable, now: Date, windows: RateLimitWindow[]):
     taken.push(window);
     // An address's first attempt in a window: the time to drop counters every window has
     // outlived (consumeRateLimit clears only a bucket it reuses; an email tried once would stay).
-    if (window.bucket.includes(':address:') && result.remaining === window.limit - 1)
+    if (window.bucket.includes(':address:') && result.remaining === room - 1)
       await pruneCounters(db, window.bucket.slice(0, window.bucket.indexOf(':')), now);
   }
   return { allowed: true, refund };

@@ -9,6 +9,8 @@ export interface RateLimitWindow {
   end: Date;
   /** For messages, e.g. "100 requests per minute for this key". */
   description?: string;
+  /** Counters of this bucket from this start on are kept when a new window opens (default: `start`). */
+  keepFrom?: Date;
 }
 
 export interface RateLimitResult {
@@ -108,7 +110,7 @@ export function rateLimitResult(window: RateLimitWindow, count: number | null, n
 /** A new window began for this bucket: its old windows are of no further use. */
 async function deleteOlderWindows(db: Queryable, window: RateLimitWindow): Promise<void> {
   await db.execute(
-    sql`delete from rate_limit_counters where bucket = ${window.bucket} and window_start < ${window.start.toISOString()}`,
+    sql`delete from rate_limit_counters where bucket = ${window.bucket} and window_start < ${(window.keepFrom ?? window.start).toISOString()}`,
   );
 }
 
