@@ -185,12 +185,22 @@ test('sign up → verify by the emailed link → request early access → the op
   await page.goto('/account');
   await expect(page.getByTestId('early-access-status')).toHaveAttribute('data-early-access', 'yes');
 
-  // Someone who is not an operator is turned away from the console.
+  // Someone who is not an operator is turned away from the console, and is never shown any of it
+  // (its account search, its "Create an account" form), not even while the page asks the server.
+  await page.addInitScript(() => {
+    const seen = window as unknown as { consoleShown?: boolean };
+    new MutationObserver(() => {
+      if (document.body?.textContent?.includes('Search accounts')) seen.consoleShown = true;
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
   await page.goto('/admin');
   await expect(page.getByRole('main').getByRole('alert')).toContainText(
     'only for the addresses in ADMIN_EMAILS',
   );
   await expect(page.getByTestId('console-account-row')).toHaveCount(0);
+  expect(
+    await page.evaluate(() => (window as unknown as { consoleShown?: boolean }).consoleShown ?? false),
+  ).toBe(false);
 
   await operator.context.close();
   await owner.context.close();

@@ -23,7 +23,13 @@ import {
 /** Issue 15 item 2: one account in the operator console. */
 export function AccountConsolePage({ id }: { id: string }) {
   const trpc = useTRPC();
-  const account = useQuery(trpc.admin.account.queryOptions({ accountId: id }));
+  const account = useQuery(
+    trpc.admin.account.queryOptions(
+      { accountId: id },
+      // Not an operator is a final answer: say so at once rather than after a retry.
+      { retry: (failures, err) => err.data?.code !== 'FORBIDDEN' && failures < 1 },
+    ),
+  );
 
   if (account.error?.data?.code === 'FORBIDDEN') return <NotAnOperator message={account.error.message} />;
   return (

@@ -23,6 +23,8 @@ export function AccountsConsole() {
   const list = useQuery({
     ...trpc.admin.accounts.queryOptions({ search: search || undefined, page }),
     placeholderData: keepPreviousData,
+    // Not an operator is a final answer: say so at once rather than after a retry.
+    retry: (failures, err) => err.data?.code !== 'FORBIDDEN' && failures < 1,
   });
 
   const go = (q: string, p: number) => {
@@ -37,6 +39,9 @@ export function AccountsConsole() {
   }
 
   if (list.error?.data?.code === 'FORBIDDEN') return <NotAnOperator message={list.error.message} />;
+  // Nothing of the console (its search, its "Create an account" form) before the server has said
+  // this account may use it.
+  if (list.isPending) return <Loading label="Loading accounts…" />;
 
   return (
     <div className="space-y-6">
@@ -65,9 +70,7 @@ export function AccountsConsole() {
         </form>
       </Card>
 
-      {list.isPending ? (
-        <Loading label="Loading accounts…" />
-      ) : list.isError ? (
+      {list.isError ? (
         <div className="space-y-3">
           <ErrorMessage error={list.error} />
           <Button variant="secondary" onClick={() => list.refetch()}>
