@@ -17,12 +17,12 @@ import { assertDimensions } from '../server/search/embedding-dimensions';
 import { parseEnv } from '../server/env';
 import { serveNode } from '../server/http/serve-node';
 import { createAppHandlers, routeFor } from '../server/runtime/app-handlers';
-import { demoMeetings } from '../server/seed/demo-meetings';
 import { createServices, embeddingThreads, type Services } from '../server/services';
 import { startWorker } from '../server/worker/worker';
 import { createTestDatabase } from '../test/test-database';
 import { Receiver } from '../test/webhook-receiver';
 import { percentile } from './bench-stats';
+import { benchSegments } from './bench-transcripts';
 
 const { values } = parseArgs({
   options: {
@@ -41,14 +41,7 @@ const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_UR
 if (values.db === 'postgres' && !serverUrl)
   throw new Error('--db postgres needs BENCH_DATABASE_URL or TEST_DATABASE_URL');
 
-const SENTENCES = demoMeetings.flatMap((m) => m.segments.map((s) => s.content));
-const segmentsOf = (meeting: number) =>
-  Array.from({ length: SEGMENTS }, (_, s) => ({
-    speaker: `Speaker ${s % 4}`,
-    content: SENTENCES[(meeting * 7 + s) % SENTENCES.length] as string,
-    start_time: s * 6,
-    end_time: s * 6 + 5.5,
-  }));
+const segmentsOf = (meeting: number) => benchSegments(meeting, SEGMENTS);
 const round = (v: number) => Math.round(v);
 const stats = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -18,11 +18,11 @@ import { assertDimensions } from '../server/search/embedding-dimensions';
 import { parseEnv } from '../server/env';
 import { serveNode } from '../server/http/serve-node';
 import { createAppHandlers, routeFor } from '../server/runtime/app-handlers';
-import { demoMeetings } from '../server/seed/demo-meetings';
 import { createServices, embeddingThreads, type Services } from '../server/services';
 import { startWorker } from '../server/worker/worker';
 import { createTestDatabase } from '../test/test-database';
 import { percentile } from './bench-stats';
+import { benchSegments } from './bench-transcripts';
 
 const { values } = parseArgs({
   options: {
@@ -37,15 +37,7 @@ const MEETINGS = Number(values.meetings);
 const SEGMENTS = Number(values.segments);
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
-/** Realistic sentences: the demo meetings' own, cycled, each meeting a different rotation. */
-const SENTENCES = demoMeetings.flatMap((m) => m.segments.map((s) => s.content));
-const segmentsOf = (meeting: number) =>
-  Array.from({ length: SEGMENTS }, (_, s) => ({
-    speaker: `Speaker ${s % 4}`,
-    content: SENTENCES[(meeting * 7 + s) % SENTENCES.length] as string,
-    start_time: s * 6,
-    end_time: s * 6 + 5.5,
-  }));
+const segmentsOf = (meeting: number) => benchSegments(meeting, SEGMENTS);
 
 const ms = (v: number) => Math.round(v * 10) / 10;
 const summary = (sorted: number[]) => ({ p50: ms(percentile(sorted, 50)), p95: ms(percentile(sorted, 95)) });

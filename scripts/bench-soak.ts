@@ -29,6 +29,7 @@ import postgres from 'postgres';
 import { EVENT_TYPES, eventTypeOf, WEBHOOK_EVENTS, type WebhookEvent } from '../server/domain';
 import { demoMeetings } from '../server/seed/demo-meetings';
 import { percentile } from './bench-stats';
+import { benchSegments } from './bench-transcripts';
 import { processTree } from './process-tree';
 
 const { values } = parseArgs({
@@ -88,17 +89,7 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 // ---------------------------------------------------------------------------------------------
 // What the writers send and the readers ask: the demo meetings' own sentences, cycled.
 
-const DEMO_SEGMENTS = demoMeetings.flatMap((m) => m.segments);
-const segmentsOf = (meeting: number) =>
-  Array.from({ length: SEGMENTS }, (_, s) => {
-    const demo = DEMO_SEGMENTS[(meeting * 7 + s) % DEMO_SEGMENTS.length];
-    return {
-      speaker: demo?.speaker ?? `Speaker ${s % 4}`,
-      content: demo?.content ?? 'Let us start.',
-      start_time: s * 6,
-      end_time: s * 6 + 5.5,
-    };
-  });
+const segmentsOf = (meeting: number) => benchSegments(meeting, SEGMENTS);
 const SEARCHES = [
   'postgres failover',
   'budget for the pilot',

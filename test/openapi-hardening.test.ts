@@ -11,7 +11,7 @@ afterAll(() => app?.close());
 
 const doc = async (form: 'A' | 'B') => (await app.request(`/api/openapi.json?form=${form}`)).json;
 
-describe("the OpenAPI documents describe issue 8's limits", () => {
+describe('the OpenAPI documents describe the limits on keys and requests', () => {
   it.each(['A', 'B'] as const)(
     'the Form %s document says the daily limit binds the account across forms and keys, and caps keys at 20',
     async (form) => {
