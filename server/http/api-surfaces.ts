@@ -15,8 +15,8 @@ export interface ApiHandlerDeps {
 
 export const V1_PREFIX = '/v1';
 export const RECORDER_PREFIX = '/api/recorder';
-/** D16: the recorder's API writes its errors as Form A does. */
+/** The recorder's API writes its errors as Form A does. */
 export const RECORDER_FORM = 'A' satisfies FormName;
 
-/** Issue 8: API answers are per key and per moment: no browser or proxy may keep a copy. */
+/** API answers are per key and per moment: no browser or proxy may keep a copy. */
 export const API_RESPONSE_HEADERS = { 'Cache-Control': 'no-store' } as const;

@@ -44,11 +44,11 @@ function inputFieldNames(procedures: ProcedureRecord): Set<string> {
 
 /**
  * The query as trpc-to-openapi reads it from `req.query`: only the parameters some procedure
- * takes (D2: the others are ignored), in an object without a prototype. Left to itself,
+ * takes (the others are ignored), in an object without a prototype. Left to itself,
  * trpc-to-openapi 3.3.0 (adapters/node-http/input.ts, getQuery) collects the query into a plain
  * `{}` with `if (!parsedQs[key]) parsedQs[key] = []; parsedQs[key].push(value)`, so a parameter named
  * `constructor`, `toString`, `valueOf`, `hasOwnProperty` or `__proto__` finds an inherited
- * member instead of an array and throws a TypeError (issue 8 (a)).
+ * member instead of an array and throws a TypeError.
  */
 function knownQuery(params: URLSearchParams, known: Set<string>): Record<string, string[]> {
   const query = Object.create(null) as Record<string, string[]>;
@@ -74,7 +74,7 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
   const routes = offeredRoutes(procedures);
 
   /**
-   * D2: whether some procedure answers this method and path. Asked before the body is read, so a
+   * Whether some procedure answers this method and path. Asked before the body is read, so a
    * route the form does not offer is a 404 whatever its body (not a 400 about the body).
    */
   function offers(request: Request): boolean {
@@ -103,7 +103,7 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
 
   async function dispatch(request: Request, ctx: TContext, body: unknown): Promise<DispatchResult> {
     const url = new URL(request.url);
-    // D2: a parameter given twice is malformed (unknown ones are ignored, however often they come).
+    // A parameter given twice is malformed (unknown ones are ignored, however often they come).
     for (const name of new Set(url.searchParams.keys())) {
       if (knownParams.has(name) && url.searchParams.getAll(name).length > 1) {
         return { error: new AppError('invalid_request', `${name} must be given once`) };

@@ -3,23 +3,23 @@ import { inTimestampRange, TIMESTAMP_RANGE_TEXT } from '../db/storage-bounds';
 
 // Building blocks for the forms' input schemas. How an issue maps to a status lives in
 // zod-issues.ts: malformed values (wrong type, bad format) are 400, well-formed but
-// unacceptable ones (out of range, not in the enum) are 422 in Form A (D2).
+// unacceptable ones (out of range, not in the enum) are 422 in Form A (docs/rules.md#errors).
 
 /**
- * Issue 11: a meta key for an input's default when the schema transforms its value: zod leaves
+ * A meta key for an input's default when the schema transforms its value: zod leaves
  * `default` out of such a schema's JSON Schema (it would describe the output), so the OpenAPI
  * document renames this key to `default` (openapi-document.ts).
  */
 export const INPUT_DEFAULT = 'x-input-default';
 
-/** D2, issue 11: a query integer is written in decimal digits (an optional minus sign first). */
+/** A query integer is written in decimal digits (an optional minus sign first). */
 const DECIMAL_INTEGER = /^-?[0-9]+$/;
 
 /**
- * A query-string integer (D2, issue 11). Only decimal digits are an integer: `1e1`, `+5`, ` 5`,
- * `5.0`, `0x10` and an empty value are malformed (400), as are a repeated parameter and a
- * non-integer; a well-formed value outside `min`..`max` is a 422 (Form B 400). The document says
- * `type: integer` with the bounds and the default. A preprocess is a pipe, which trpc-to-openapi
+ * A query-string integer. Only decimal digits are an integer: `1e1`, `+5`, ` 5`, `5.0`, `0x10`
+ * and an empty value are malformed (400), as are a repeated parameter and a non-integer; a
+ * well-formed value outside `min`..`max` is a 422 (Form B 400). The document says `type: integer`
+ * with the bounds and the default. A preprocess is a pipe, which trpc-to-openapi
  * does not coerce, so the raw string reaches it.
  */
 export const integerParam = (name: string, min: number, max: number, fallback: number, description: string) =>
@@ -46,13 +46,14 @@ export const integerParam = (name: string, min: number, max: number, fallback: n
     .meta({ description })
     .optional();
 
-/** A page size: 1 to `max`, `fallback` when absent (SPEC 4.1, 4.2; D2). */
+/** A page size: 1 to `max`, `fallback` when absent. */
 export const limitParam = (max: number, fallback: number) =>
   integerParam('limit', 1, max, fallback, `Page size, 1 to ${max} (default ${fallback}).`);
 
 /**
- * ISO 8601 date-time with Z or an offset (D4), whose instant lies in years 0001-9999 UTC. A value
- * that does not parse is malformed (400); a well-formed one outside the range is a 422 (D2).
+ * ISO 8601 date-time with Z or an offset, whose instant lies in the range the database stores
+ * (storage-bounds.ts). A value that does not parse is malformed (400); a well-formed one outside
+ * the range is a 422 (docs/rules.md#time).
  */
 export const isoDateTime = (name: string) =>
   z.iso
@@ -64,14 +65,14 @@ export const isoDateTime = (name: string) =>
       error: `${name} must be between ${TIMESTAMP_RANGE_TEXT}`,
     });
 
-/** Issue 11: a timestamp the API writes (toISOString: UTC, milliseconds), as `format: date-time`. */
+/** A timestamp the API writes (toISOString: UTC, milliseconds), as `format: date-time`. */
 export const apiTimestamp = (what: string) =>
   z.iso.datetime().meta({ description: `${what}: ISO 8601, UTC, millisecond precision.` });
 
 export const dateTimeParam = (name: string, description: string) =>
   isoDateTime(name).meta({ description }).optional();
 
-/** A UUID in a path; any 8-4-4-4-12 hex string is well-formed, the rest is a 400 (D2). */
+/** A UUID in a path; any 8-4-4-4-12 hex string is well-formed, the rest is a 400. */
 export const uuidPathParam = z
   .guid({ error: 'id must be a UUID' })
   .meta({ description: 'The UUID of the resource.' });
@@ -79,7 +80,7 @@ export const uuidPathParam = z
 /** Marks a custom issue as malformed input (400) rather than the 422 a refinement defaults to. */
 export const MALFORMED = { status: 400 } as const;
 
-/** A required text parameter: missing, or empty after trimming, is a 400 (D2). */
+/** A required text parameter: missing, or empty after trimming, is a 400. */
 export const requiredText = (name: string) =>
   z
     .string({ error: `${name} is required` })
@@ -88,7 +89,7 @@ export const requiredText = (name: string) =>
 
 /**
  * trpc-to-openapi coerces the number and boolean fields of every input, JSON bodies included
- * ("5" → 5, "false" → true). In a body that hides type errors (D2), so body fields are wrapped:
+ * ("5" → 5, "false" → true). In a body that hides type errors (a 400), so body fields are wrapped:
  * it does not look inside a pipe.
  */
 export const noCoerce = <T extends z.ZodType>(schema: T) => schema.pipe(z.custom<z.output<T>>(() => true));
@@ -113,9 +114,9 @@ export const enumParam = <const V extends readonly [string, ...string[]]>(values
   );
 
 /**
- * The created_after / created_before pair of a list (D5): parsed, and created_after later than
+ * The created_after / created_before pair of a list: parsed, and created_after later than
  * created_before reported as a 422 (Form B 400). Whether the upper bound is inclusive is the
- * form's (SPEC 4.1). Returns null after reporting the issue.
+ * form's (docs/rules.md#paging-through-notes). Returns null after reporting the issue.
  */
 export function createdRange(
   input: { created_after?: string | undefined; created_before?: string | undefined },

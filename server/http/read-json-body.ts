@@ -4,13 +4,13 @@ import { readLimitedBody } from './read-limited-body';
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 // `__proto__` as a JSON key would become the prototype of the input object once trpc-to-openapi
-// copies the body with Object.assign; no field of ours has that name (D2: unknown keys are ignored).
+// copies the body with Object.assign; no field of ours has that name (unknown keys are ignored).
 const dropProtoKeys = (key: string, value: unknown) => (key === '__proto__' ? undefined : value);
 
 /**
- * Reads a JSON object body (D2: anything else is a 400). Issue 8: at most maxBytes of it are
- * read, counted while it streams in, so a chunked body is refused (413) as soon as it passes
- * the cap; the rest is left unread (see readLimitedBody for why the connection stays open).
+ * Reads a JSON object body (anything else is a 400). At most maxBytes of it are read, counted
+ * while it streams in, so a chunked body is refused (413) as soon as it passes the cap; the rest
+ * is left unread (see readLimitedBody for why the connection stays open).
  * Returns undefined for methods without a body.
  */
 export async function readJsonBody(

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-// The settings app's browser protections (issue 8). Pages get a Content-Security-Policy with a
+// The settings app's browser protections. Pages get a Content-Security-Policy with a
 // fresh nonce per request: Next reads the nonce from the request's CSP header and puts it on
 // its own inline and chunk scripts, and 'strict-dynamic' lets those scripts load others (the
 // API reference loads Swagger UI's bundle that way). Styles keep 'unsafe-inline': Swagger UI and

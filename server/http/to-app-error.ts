@@ -51,7 +51,7 @@ export function toAppError(
   );
 }
 
-/** SPEC 8: how long a client should wait after a 503 (the Retry-After header). */
+/** How long a client should wait after a 503 (the Retry-After header). */
 export const UNAVAILABLE_RETRY_AFTER_S = 5;
 
 // Node's socket errors, postgres.js's connection errors, and SQLSTATEs that say the server is not
@@ -89,12 +89,12 @@ function unwrap(err: unknown): unknown {
   return err instanceof TRPCError && err.cause ? err.cause : err;
 }
 
-/** D2: a method and path the API does not offer. */
+/** A method and path the API does not offer: a 404. */
 export function noSuchEndpoint(request: Request): AppError {
   return new AppError('not_found', `No such endpoint: ${request.method} ${new URL(request.url).pathname}`);
 }
 
-/** Headers an error answer carries besides the surface's own: Retry-After on a 503 (SPEC 8). */
+/** Headers an error answer carries besides the surface's own: Retry-After on a 503. */
 export function errorHeaders(err: AppError): Record<string, string> {
   return err.code === 'service_unavailable' ? { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) } : {};
 }

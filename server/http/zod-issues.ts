@@ -25,7 +25,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 /**
- * D2: a zod failure becomes invalid_request (400) when any issue is a malformed value,
+ * A zod failure becomes invalid_request (400) when any issue is a malformed value,
  * otherwise validation_error (422 in Form A). The message names the first issue of that kind.
  */
 export function appErrorFromZodIssues(issues: readonly z.core.$ZodIssue[]): AppError {

@@ -1,7 +1,7 @@
 import { FORM_NAMES, type FormName, parseFormName } from '../domain';
 import { AppError } from '../errors';
 
-/** D1: the X-API-Form header, if any; any value that names no form (any case) is a Form A 400. */
+/** The X-API-Form header, if any; any value that names no form (any case) is a Form A 400. */
 export function formFromHeader(request: Request): FormName | undefined {
   const raw = request.headers.get('x-api-form');
   if (raw === null) return undefined;

@@ -17,23 +17,23 @@ export interface FormProfile {
     label: string;
     /** One line: its error shape and limits. */
     summary: string;
-    /** One line: what its webhook secrets look like (D12). */
+    /** One line: what its webhook secrets look like. */
     secretFormat: string;
   };
-  /** SPEC 7: the HTTP status of every error code in this form. */
+  /** The HTTP status of every error code in this form. */
   errorStatus: Record<ErrorCode, number>;
-  /** SPEC 7: an error as this form writes it. */
+  /** An error as this form writes it. */
   presentError(err: AppError): { status: number; body: unknown };
   /** The JSON Schema of presentError's body, for the OpenAPI document. */
   errorSchema: JsonSchema;
   /**
-   * Issue 11: the JSON Schema of an error body that carries one of these codes only, for one
+   * The JSON Schema of an error body that carries one of these codes only, for one
    * status of one operation (a form without codes in its bodies answers errorSchema).
    */
   errorSchemaFor(codes: readonly ErrorCode[]): JsonSchema;
   /** The first paragraph of the form's OpenAPI document. */
   openApiDescription: string;
-  /** D12: a new webhook endpoint secret in this form's format. */
+  /** A new webhook endpoint secret in this form's format. */
   newWebhookSecret(): string;
 }
 

@@ -5,7 +5,7 @@ import { FORM_PROFILES } from './form-profiles';
 import { formFromHeader } from './form-header';
 import { API_RESPONSE_HEADERS, RECORDER_FORM, RECORDER_PREFIX, V1_PREFIX } from '../http/api-surfaces';
 
-/** D1 as the /v1 facade reads it, before the key: the header's form, else (or if it is invalid) the default. */
+/** The form the /v1 facade reads before the key: the header's, else (or if it is invalid) the default. */
 function formBeforeKey(request: Request): FormName {
   try {
     return formFromHeader(request) ?? DEFAULT_FORM;
@@ -18,10 +18,10 @@ const underPrefix = (pathname: string, prefix: string) =>
   pathname === prefix || pathname.startsWith(`${prefix}/`);
 
 /**
- * D2, issue 8 (f): Next decodes a route's path parameters before our route handler runs, and a
- * path such as `/v1/notes/%FF` makes it answer a plain-text 500 with no request id. Run from
- * Next's proxy, this answers such a request in its surface's shape instead: a 400 in the
- * request's form for /v1 (D1: Form B only when X-API-Form says B), Form A for the recorder.
+ * Next decodes a route's path parameters before our route handler runs, and a path such as
+ * `/v1/notes/%FF` makes it answer a plain-text 500 with no request id. Run from Next's proxy, this
+ * answers such a request in its surface's shape instead: a 400 in the request's form for /v1
+ * (Form B only when X-API-Form says B: there is no key yet), Form A for the recorder.
  * Null for a well-formed path or another surface.
  */
 export function malformedPathResponse(request: Request): Response | null {

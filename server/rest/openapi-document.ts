@@ -24,7 +24,7 @@ type HeaderObject = Exclude<HeadersObject[string], { $ref: string }>;
 type OperationMeta = RestMeta & { openapi: { method: OpenApiMethod; path: string } };
 type ParameterObject = Exclude<NonNullable<OperationObject['parameters']>[number], { $ref: string }>;
 
-/** Issue 11: the tags the operations use, defined with a description. */
+/** The tags the operations use, defined with a description. */
 const TAGS = [
   { name: 'Notes', description: 'Meeting notes: list, read, search and (Form A) delete them.' },
   {
@@ -33,7 +33,7 @@ const TAGS = [
   },
 ];
 
-/** Issue 11: INPUT_DEFAULT (params.ts) becomes the `default` it stands for, at any depth. */
+/** INPUT_DEFAULT (params.ts) becomes the `default` it stands for, at any depth. */
 function renameInputDefaults(node: unknown): void {
   if (Array.isArray(node)) {
     for (const item of node) renameInputDefaults(item);
@@ -48,7 +48,7 @@ function renameInputDefaults(node: unknown): void {
 }
 
 /**
- * Issue 11: a parameter's description at the parameter level, where generators (openapi-typescript,
+ * A parameter's description at the parameter level, where generators (openapi-typescript,
  * hey-api) read it for their doc comments; the schema keeps its own copy.
  */
 function describeParameter(parameter: ParameterObject): ParameterObject {
@@ -60,8 +60,8 @@ function describeParameter(parameter: ParameterObject): ParameterObject {
   return { ...parameter, description: schema.description };
 }
 
-// Every /v1 operation can answer these, whatever its own errors (SPEC 5, 7, 8; D1, D2, D14, D15).
-// not_found is not among them: only operations with an id in their path can answer it (D2), and
+// Every /v1 operation can answer these, whatever its own errors (docs/rules.md#errors).
+// not_found is not among them: only operations with an id in their path can answer it, and
 // a method + path that the form does not offer is no operation of its document.
 const COMMON_ERRORS: ErrorCode[] = [
   'invalid_request',
@@ -88,7 +88,7 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
 };
 
 /**
- * D14: whether an answer with this code was counted against a rate-limit window, and so carries
+ * Whether an answer with this code was counted against a rate-limit window, and so carries
  * X-RateLimit-*. A 401 is decided before the key is known; a malformed path or an X-API-Form
  * naming no form is refused before the key is read (a 400 for a bad parameter comes after);
  * an unreachable database may stop a request before or after it was counted.
@@ -126,7 +126,7 @@ const CACHE_CONTROL_HEADER: HeaderObject = {
 };
 const RETRY_AFTER_HEADER = intHeader('Seconds to wait before retrying (at least 1).', true);
 
-/** The headers of an answer: X-RateLimit-* as D14 has them for answers counted `counted`. */
+/** The headers of an answer; X-RateLimit-* on answers counted `counted` (docs/rules.md#rate-limits). */
 function responseHeaders(counted: 'always' | 'never' | 'sometimes', retryAfter = false): HeadersObject {
   const headers: HeadersObject = { 'X-Request-Id': REQUEST_ID_HEADER, 'Cache-Control': CACHE_CONTROL_HEADER };
   if (counted !== 'never') {
@@ -146,7 +146,7 @@ function responseHeaders(counted: 'always' | 'never' | 'sometimes', retryAfter =
   return headers;
 }
 
-/** Issue 11: how a request gets this form's answers (D1), for the document and its header parameter. */
+/** How a request gets this form's answers, for the document and its header parameter. */
 function formSelectionText(form: FormName): string {
   const others = FORM_NAMES.filter((n) => n !== form);
   const toOthers = others.map((n) => `X-API-Form: ${n} (see /api/openapi.json?form=${n})`).join(' or ');
@@ -176,7 +176,7 @@ export function buildOpenApiDocument(
     title: string;
     description: string;
     baseUrl: string;
-    /** Issue 11: each operation's success body (`GET /notes`, ...), written by the form's presenters. */
+    /** Each operation's success body (`GET /notes`, ...), written by the form's presenters. */
     examples?: Record<string, unknown>;
   },
 ): OpenAPIObject {
@@ -196,7 +196,7 @@ export function buildOpenApiDocument(
   components.schemas = { ...Object.fromEntries(schemas), Error: profile.errorSchema };
   doc.components = components;
 
-  // Issue 11: one error schema per status and set of codes, named Error_<status>.
+  // One error schema per status and set of codes, named Error_<status>.
   const errorSchemaRef = (status: string, codes: ErrorCode[]) => {
     const schema = profile.errorSchemaFor(codes);
     const same = (name: string) => JSON.stringify(components.schemas?.[name]) === JSON.stringify(schema);
@@ -223,7 +223,7 @@ export function buildOpenApiDocument(
     const operation = doc.paths?.[meta.openapi.path]?.[method];
     if (!operation) continue;
     const status = meta.rest?.status ?? 200;
-    // Issue 8: every body is capped (413).
+    // Every body is capped (413).
     const bodyErrors: ErrorCode[] = meta.openapi.method === 'POST' ? ['payload_too_large'] : [];
     let success: ResponseObject = { description: 'Done; no content.', headers: responseHeaders('always') };
     if (status !== 204) {
@@ -262,7 +262,7 @@ export function buildOpenApiDocument(
       const counted = new Set(codes.map((c) => COUNTED[c]));
       const description = codes.map((c) => DESCRIPTIONS[c]).join(' ');
       const otherForm401 = codes.includes('invalid_api_key') && form !== DEFAULT_FORM;
-      // Issue 11: one example per code, written by the form's own presentError.
+      // One example per code, written by the form's own presentError.
       const examples: Record<string, { summary: string; value: unknown }> = {};
       for (const code of codes) {
         examples[code] = {
@@ -289,7 +289,7 @@ export function buildOpenApiDocument(
           'application/json': {
             examples,
             schema: otherForm401
-              ? // D1: without X-API-Form a 401 is the default form's; the contract says both.
+              ? // Without X-API-Form a 401 is the default form's; the contract says both.
                 { anyOf: [errorSchemaRef(errorStatus, codes), defaultForm401Ref()] }
               : errorSchemaRef(errorStatus, codes),
           },
@@ -317,7 +317,7 @@ export function buildOpenApiDocument(
   return doc;
 }
 
-// D22, shown in both forms' documents.
+// The rate limits and caps of docs/rules.md#rate-limits, shown in both forms' documents.
 const RATE_LIMITS_TEXT =
   'Rate limits: every account has a daily limit by plan (free 100, pro 10,000, enterprise its own figure) per UTC day, ' +
   'counted across both forms and all of its keys; Form B requests are also limited to 100 per minute per key. ' +
@@ -343,7 +343,7 @@ export function openApiDocumentFor(form: FormName, origin?: string): OpenAPIObje
   return origin ? { ...doc, servers: [{ url: `${origin}${V1_PREFIX}` }] } : doc;
 }
 
-/** Where the OpenAPI documents find the public origin of the service (issue 11). */
+/** Where the OpenAPI documents find the public origin of the service. */
 export interface OpenApiDocumentSettings {
   /** NEXTAUTH_URL: the app's public URL; when set, every document names its origin. */
   publicUrl?: string;
@@ -369,7 +369,7 @@ function forwardedEntry(value: string | null, hops: number): string | undefined 
 }
 
 /**
- * Issue 11: the origin a client reached the service at, for the documents' absolute servers:
+ * The origin a client reached the service at, for the documents' absolute servers:
  * the public URL when configured; else X-Forwarded-Proto and -Host when TRUST_PROXY says a proxy
  * of ours wrote them; else the request's own URL (its Host header). `fromRequest` says whether the
  * answer depends on the request's headers (so a cache must vary on them).

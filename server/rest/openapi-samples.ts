@@ -5,7 +5,7 @@ import { buildEventData, serializeEnvelope } from '../webhooks/envelope';
 import type { WebhookEndpoint } from '../webhooks/endpoints';
 import type { DeliveryAttemptRecord } from '../webhooks/list-delivery-attempts';
 
-// Issue 11, item 4: the records the OpenAPI examples are written from. Each form's index.ts runs
+// The records the OpenAPI examples are written from. Each form's index.ts runs
 // its own presenters on them and openapi-document.ts runs presentError, so an example is what the
 // server writes for such a record: it cannot drift from the presenters or the error format.
 

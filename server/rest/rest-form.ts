@@ -8,12 +8,12 @@ import type { FormProfile } from './form-profile';
 export interface RestForm extends FormProfile {
   /** Its routes, schemas and presenters. */
   router: OpenApiRouter;
-  /** D22: the kinds of window a request counts against, the form's own first (its headers, D14). */
+  /** The kinds of window a request counts against, the form's own first (its X-RateLimit-* headers). */
   rateLimits: readonly RateLimitRule[];
   /** The same windows for one principal. */
   rateLimitWindows(principal: ApiPrincipal, now: Date): RateLimitWindow[];
   /**
-   * Issue 11: the success body of each operation with one (`GET /notes`, ...), written by the
+   * The success body of each operation with one (`GET /notes`, ...), written by the
    * form's presenters from the sample records of openapi-samples.ts: the document's examples.
    */
   openApiExamples(): Record<string, unknown>;

@@ -13,15 +13,16 @@ import { errorHeaders, noSuchEndpoint, toAppError } from '../http/to-app-error';
 import { type RestContext, restContext } from '../http/openapi-trpc';
 import { annotateSpan, nameRequestRoute } from '../telemetry/tracing';
 
-// Issue 8: the largest /v1 body is a webhook registration (a URL of at most 2048 characters).
+// The largest /v1 body is a webhook registration (a URL of at most 2048 characters): see
+// docs/rules.md#limits-on-input.
 export const V1_MAX_BODY_BYTES = 64 * 1024;
 
 export type V1HandlerDeps = ApiHandlerDeps;
 
 /**
- * The /v1 facade. It is the one place that decides a request's form (D1), authenticates it
- * (SPEC 5, D15), counts it (D14), hands it to that form's router, and writes every error in
- * that form's format (SPEC 7, D2).
+ * The /v1 facade. It is the one place that decides a request's form, authenticates it, counts
+ * it against the rate limits, hands it to that form's router, and writes every error in that
+ * form's format, in the order docs/rules.md#errors gives.
  */
 export function createV1Handler(deps: V1HandlerDeps) {
   const dispatchers = mapForms((form) => createOpenApiDispatcher<RestContext>(form.router, V1_PREFIX));
@@ -36,10 +37,10 @@ export function createV1Handler(deps: V1HandlerDeps) {
     try {
       const headerForm = formFromHeader(request);
       if (headerForm) form = FORMS[headerForm];
-      // Issue 8 (f): before the key, as Next's proxy answers it (and as a 401 is answered, D1).
+      // Before the key, as Next's proxy answers it (and in the header's form, as a 401 is).
       if (hasMalformedPathEncoding(new URL(request.url).pathname)) throw malformedPathError();
       const { db } = await deps.getDatabase();
-      // Issue 14 item 2: the key, its form and the count in one statement.
+      // The key, its form and the count in one statement: one round trip.
       const counted = await authenticateAndCount(db, bearerToken(request.headers.get('authorization')), {
         ...(headerForm && { form: headerForm }),
         rules,

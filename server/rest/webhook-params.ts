@@ -4,15 +4,15 @@ import { enumParam, INPUT_DEFAULT, requiredText } from '../http/params';
 import { MAX_WEBHOOK_URL_LENGTH } from '../webhooks/url-guard';
 import type { CreateEndpointInput } from './procedures/webhooks';
 
-// The request body of POST /v1/webhooks, the same in both forms (SPEC 4.5, D2, D8), and the
-// endpoint fields both forms write.
+// The request body of POST /v1/webhooks, the same in both forms, and the endpoint fields both
+// forms write (docs/rules.md#webhook-endpoints).
 
-/** D8: the events an endpoint subscribes to when the request names none. */
+/** The events an endpoint subscribes to when the request names none, in both forms. */
 export const DEFAULT_EVENTS: WebhookEvent[] = ['meeting.completed'];
 
 export const createEndpointInput = z
   .object({
-    // The URL's checks (https, length, public addresses) answer 422 (D2); the document states them.
+    // The URL's checks (https, length, public addresses) answer 422; the document states them.
     url: requiredText('url').meta({
       description: `An https:// URL without user info, at most ${MAX_WEBHOOK_URL_LENGTH} characters, whose every address is public.`,
       format: 'uri',
@@ -32,7 +32,7 @@ export const createEndpointInput = z
   .transform(
     (input): CreateEndpointInput => ({
       url: input.url,
-      // D8: duplicates removed, order kept.
+      // Duplicates removed, order kept.
       events: [...new Set<WebhookEvent>(input.events ?? DEFAULT_EVENTS)],
     }),
   );

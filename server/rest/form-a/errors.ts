@@ -1,6 +1,6 @@
 import type { AppError, ErrorCode } from '../../errors';
 
-// SPEC 7, Form A: {"error":{"code","message"}} with these statuses.
+// Form A: {"error":{"code","message"}} with these statuses (docs/rules.md#errors).
 export const FORM_A_STATUS: Record<ErrorCode, number> = {
   invalid_request: 400,
   invalid_api_key: 401,

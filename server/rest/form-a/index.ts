@@ -41,7 +41,7 @@ const notes = {
   presentNote,
 };
 
-// Form A searches transcript passages (D7).
+// Form A searches transcript passages.
 const search = {
   searchNotesInput: searchNotesInputA,
   searchResults: SearchResultsA,
@@ -54,7 +54,7 @@ const webhooks = {
   createEndpointInput,
   createdEndpoint: CreatedEndpointA,
   endpointList: EndpointListA,
-  // D8: Form A answers a delete with 204 and no body.
+  // Form A answers a delete with 204 and no body.
   deletedEndpoint: z.void(),
   deleteStatus: 204 as const,
   presentCreatedEndpoint,
@@ -73,10 +73,10 @@ export const formARouter = router({
   deleteEndpoint: deleteEndpointProcedure(webhooks),
 });
 
-// D14, D22: per account per UTC day, by plan.
+// Per account per UTC day, by plan (docs/rules.md#rate-limits).
 const rateLimits = [ACCOUNT_DAY];
 
-// Issue 11: the document's examples, written by this form's presenters.
+// The document's examples, written by this form's presenters.
 const openApiExamples = () => ({
   'GET /notes': presentNoteList(SAMPLE_NOTE_PAGE),
   'GET /notes/{id}': presentNote(SAMPLE_NOTE),

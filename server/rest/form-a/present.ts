@@ -73,7 +73,7 @@ export function presentSearchResults(hits: PassageHit[]): z.input<typeof SearchR
   };
 }
 
-// SPEC 4.5: Form A lists the keys id, url, events, secret, created_at, active.
+// Form A's key order: id, url, events, secret, created_at, active.
 export function presentCreatedEndpoint(e: WebhookEndpoint): z.input<typeof CreatedEndpointA> {
   return {
     id: e.id,

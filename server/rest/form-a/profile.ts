@@ -2,7 +2,7 @@ import { ERROR_CODES, type ErrorCode } from '../../errors';
 import { type FormProfile, type JsonSchema, randomBytes } from '../form-profile';
 import { FORM_A_STATUS, presentErrorA } from './errors';
 
-// SPEC 7: {"error":{"code","message"}}, the code one of these.
+// Form A's errors: {"error":{"code","message"}}, the code one of these.
 const errorSchemaA = (codes: readonly ErrorCode[]): JsonSchema => ({
   type: 'object',
   required: ['error'],
@@ -37,6 +37,6 @@ export const profileA: FormProfile = {
   errorSchema: errorSchemaA(ERROR_CODES),
   errorSchemaFor: errorSchemaA,
   openApiDescription: 'Form A of the /v1 API: opaque cursors, {"error":{"code","message"}} errors.',
-  // D12: `whsec_` + 32 random bytes in base64.
+  // `whsec_` + 32 random bytes in standard base64 (the Standard Webhooks libraries refuse base64url).
   newWebhookSecret: () => `whsec_${btoa(String.fromCharCode(...randomBytes(32)))}`,
 };

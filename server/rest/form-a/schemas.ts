@@ -14,7 +14,7 @@ import type { SearchQuery } from '../procedures/search';
 import { EndpointActive, EndpointEvents, EndpointId, EndpointUrl } from '../webhook-params';
 import { decodeCursor } from '../../http/opaque-cursor';
 
-// Form A's wire shapes (SPEC 2.1-2.3, 4.1-4.3; D5, D6).
+// Form A's wire shapes (docs/rules.md#fields-in-each-form, docs/rules.md#paging-through-notes).
 
 export const SegmentA = z
   .object({
@@ -90,7 +90,7 @@ export const listNotesInputA = z
       ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cursor is malformed', params: MALFORMED });
       return z.NEVER;
     }
-    // SPEC 4.1: created_before is exclusive in Form A.
+    // created_before is exclusive in Form A.
     const range = createdRange(input, ctx, false);
     if (!range) return z.NEVER;
     return {

@@ -1,6 +1,6 @@
 import type { AppError, ErrorCode } from '../../errors';
 
-// SPEC 7, Form B: {"error":"<message>"}, no code. D2: 422 and 409 answer 400 here.
+// Form B: {"error":"<message>"}, no code; 422 and 409 answer 400 here (docs/rules.md#errors).
 export const FORM_B_STATUS: Record<ErrorCode, number> = {
   invalid_request: 400,
   invalid_api_key: 401,

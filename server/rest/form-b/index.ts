@@ -46,7 +46,7 @@ const notes = {
   presentNote,
 };
 
-// Form B matches the query against meeting summaries (SPEC 4.4, D7).
+// Form B matches the query against meeting summaries.
 const search = {
   searchNotesInput: searchNotesInputB,
   searchResults: SearchResultsB,
@@ -59,7 +59,7 @@ const webhooks = {
   createEndpointInput,
   createdEndpoint: CreatedEndpointB,
   endpointList: EndpointListB,
-  // D8: Form B answers a delete with 200 {"success":true}.
+  // Form B answers a delete with 200 {"success":true}.
   deletedEndpoint: DeletedEndpointB,
   deleteStatus: 200 as const,
   presentCreatedEndpoint,
@@ -73,7 +73,7 @@ const deliveries = {
   presentDeliveryPage,
 };
 
-// Form B offers no note deletion (SPEC 4.3): DELETE /v1/notes/{id} is an unknown route here.
+// Form B offers no note deletion: DELETE /v1/notes/{id} is an unknown route here (a 404).
 export const formBRouter = router({
   searchNotes: searchNotesProcedure(search),
   listNotes: listNotesProcedure(notes),
@@ -81,15 +81,15 @@ export const formBRouter = router({
   createEndpoint: createEndpointProcedure(webhooks),
   listEndpoints: listEndpointsProcedure(webhooks),
   deleteEndpoint: deleteEndpointProcedure(webhooks),
-  // SPEC 4.8: the delivery log is Form B's; in Form A the route does not exist (D2: 404).
+  // The delivery log is Form B's; in Form A the route does not exist (a 404).
   listDeliveries: listDeliveriesProcedure(deliveries),
 });
 
-// D14: 100 requests per key per clock minute, on every plan; D22: and the account's daily
-// limit, whatever the form.
+// 100 requests per key per clock minute, on every plan, and the account's daily limit, whatever
+// the form (docs/rules.md#rate-limits). The key's minute comes first: its headers are the form's.
 const rateLimits = [KEY_MINUTE, ACCOUNT_DAY];
 
-// Issue 11: the document's examples, written by this form's presenters.
+// The document's examples, written by this form's presenters.
 const openApiExamples = () => ({
   'GET /notes': presentNoteList(SAMPLE_NOTE_PAGE),
   'GET /notes/{id}': presentNote(SAMPLE_NOTE),

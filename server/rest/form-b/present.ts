@@ -36,7 +36,7 @@ export function presentNote(note: NoteRecord): z.input<typeof NoteB> {
 }
 
 // Field by field in the schema's order: the stored JSON's order and any key it might carry
-// beyond SPEC 2.4 stay inside (responses are not re-parsed through the schema).
+// beyond the Summary's seven fields stay inside (responses are not re-parsed through the schema).
 function presentSummary(s: Summary): z.input<typeof SummarySchema> {
   return {
     context: s.context,
@@ -64,7 +64,7 @@ export function presentSearchResults(notes: NoteRecord[]): z.input<typeof Search
 
 type Events = z.input<typeof EndpointB>['events'];
 
-// SPEC 4.5: Form B lists id, url, events, active, created_at, secret.
+// Form B's key order: id, url, events, active, created_at, secret.
 export function presentCreatedEndpoint(e: WebhookEndpoint): z.input<typeof CreatedEndpointB> {
   return { ...presentEndpoint(e), secret: e.secret };
 }

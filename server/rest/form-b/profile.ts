@@ -18,10 +18,10 @@ export const profileB: FormProfile = {
   errorStatus: FORM_B_STATUS,
   presentError: presentErrorB,
   errorSchema: ERROR_SCHEMA_B,
-  // SPEC 7: Form B's bodies name no code, so every status has the one shape.
+  // Form B's bodies name no code, so every status has the one shape.
   errorSchemaFor: () => ERROR_SCHEMA_B,
   openApiDescription:
     'Form B of the /v1 API: timestamp cursors, {"error":"message"} errors, 100 requests per minute per key.',
-  // D12: 32 random bytes as 64 lowercase hex characters.
+  // 32 random bytes as 64 lowercase hex characters.
   newWebhookSecret: () => Array.from(randomBytes(32), (b) => b.toString(16).padStart(2, '0')).join(''),
 };

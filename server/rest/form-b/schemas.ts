@@ -18,7 +18,7 @@ import { WEBHOOK_EVENTS } from '../../domain';
 import { decodeCursor } from '../../http/opaque-cursor';
 import { uuidPathParam } from '../../http/params';
 
-// Form B's wire shapes (SPEC 2.1, 2.2, 2.4, 4.1, 4.2; D5, D6).
+// Form B's wire shapes (docs/rules.md#fields-in-each-form, docs/rules.md#paging-through-notes).
 
 export const PLATFORMS_B = ['meet', 'zoom', 'teams', 'phone'] as const;
 
@@ -62,7 +62,7 @@ export const NoteListB = z
   })
   .meta({ id: 'NoteList', description: 'A page of notes.' });
 
-// D6: Form B has no microphone; such notes are phone notes, and the phone filter finds them.
+// Form B has no microphone; such notes are phone notes, and the phone filter finds them.
 const PLATFORM_FILTER_B: Record<(typeof PLATFORMS_B)[number], Platform[]> = {
   meet: ['meet'],
   zoom: ['zoom'],
@@ -98,12 +98,12 @@ export const listNotesInputB = z
       }
       after = new Date(parsed.data);
     }
-    // SPEC 4.1: created_before is inclusive in Form B.
+    // created_before is inclusive in Form B.
     const range = createdRange(input, ctx, true);
     if (!range) return z.NEVER;
     return {
       limit: input.limit ?? 20,
-      // D5: created_at is distinct within an account, so the timestamp alone is an exact position.
+      // created_at is distinct within an account, so the timestamp alone is an exact position.
       ...(after && { after: { createdAt: after } }),
       ...(input.platform && { platforms: PLATFORM_FILTER_B[input.platform] }),
       ...range,
@@ -147,7 +147,7 @@ export const DeletedEndpointB = z
   .object({ success: z.literal(true).meta({ description: 'Always true: the endpoint is gone.' }) })
   .meta({ id: 'DeletedWebhookEndpoint', description: 'The answer to a delete.' });
 
-// The webhook envelope of SPEC 6.2 that an attempt sent (server/webhooks/envelope.ts).
+// The webhook envelope an attempt sent (server/webhooks/envelope.ts).
 const DeliveryPayloadB = z
   .looseObject({
     event: z.enum(WEBHOOK_EVENTS).meta({ description: 'The event delivered.' }),
@@ -159,7 +159,7 @@ const DeliveryPayloadB = z
     description: 'The JSON object sent: the event envelope (event, created_at, data).',
   });
 
-// D13
+// One item of the delivery log (docs/rules.md#delivery-records).
 export const DeliveryAttemptB = z
   .object({
     id: z.string().uuid().meta({ description: 'The UUID of the attempt.' }),

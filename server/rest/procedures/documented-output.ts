@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 
 /**
- * Gives a procedure its response schema for the OpenAPI document only (issue 14 item 2): the
+ * Gives a procedure its response schema for the OpenAPI document only: the
  * schema is what trpc-to-openapi publishes (it reads `_def.output`), but, unlike `.output()`,
  * tRPC does not parse every response through it, which on a page of notes re-validated every
  * segment of every transcript. The shape is guaranteed instead by the presenters' return types

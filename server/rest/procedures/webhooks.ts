@@ -39,7 +39,7 @@ export const createEndpointProcedure = <C, L, D>(form: WebhooksForm<C, L, D>) =>
         method: 'POST',
         path: '/webhooks',
         summary: 'Create a webhook endpoint',
-        // Issue 11: the cap is stated where clients read it (D8).
+        // The cap is stated where clients read it.
         description: `The secret is shown in this response only. An account has at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints: registering one more is a 422 (Form B: 400).`,
         tags: ['Webhooks'],
       },
