@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 
 /**
- * Issue 12 item 1: a delivery's state as the settings app shows it. Stored statuses are
+ * A delivery's state as the settings app shows it. Stored statuses are
  * pending, succeeded, failed and cancelled; `retrying` is a pending delivery that has had an
  * attempt (its next one is due at next_attempt_at). Keeping it derived keeps the dispatcher's claim
  * a single indexed condition.

@@ -32,10 +32,8 @@ const MAX_HELD_WINDOWS = 2;
  * A finished attempt is recorded at once when nothing else is being sent; otherwise it waits for
  * others to finish, until RECORD_BATCH have or RECORD_LINGER_MS has passed: a transaction per
  * attempt is what bounded dispatch, and on PGlite one statement costs about as much as recording
- * dozens of attempts in it (in one interleaved run, 2,000 deliveries took 1.1–1.4 s with batches
- * of up to 128, 1.5–3.2 s with batches of up to 32; no difference showed on PostgreSQL). The wait
- * delays only the recorded state: the window's room comes from sending. (Recording at once once
- * deliveries ran short made four dispatchers on PGlite 2–3× slower, for no latency gain.)
+ * dozens of attempts in it (docs/performance.md has the measurements). The wait delays only the
+ * recorded state: the window's room comes from sending.
  */
 export const RECORD_BATCH = 128;
 export const RECORD_LINGER_MS = 20;
@@ -83,7 +81,7 @@ export interface DispatchOptions {
 }
 
 /**
- * Issue 14 item 4: dispatches due deliveries until none is due (or the deadline passes), in
+ * Dispatches due deliveries until none is due (or the deadline passes), in
  * batches. Claims take as many due deliveries as the window has room for, in one statement
  * (half a window or more while deliveries are plentiful); each is sent as soon as it is claimed,
  * and its slot is free again once it was sent; finished attempts are recorded together, in one

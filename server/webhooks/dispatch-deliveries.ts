@@ -10,17 +10,17 @@ import type { SecretBox } from './secret-box';
 import { deliveryHeaders } from './sign-payload';
 import { withSpan } from '../telemetry/tracing';
 
-/** SPEC 6.5: the initial attempt plus three retries. */
+/** The initial attempt plus three retries. */
 export const MAX_ATTEMPTS = WEBHOOK_MAX_ATTEMPTS;
 /** A claimed delivery is another dispatcher's once this runs out: well above the 10 s attempt time-out. */
 export const DELIVERY_LEASE_MS = 120_000;
 
 export interface WebhookDeps {
   sender: WebhookSender;
-  /** Seconds before attempts 2, 3 and 4 (D11 WEBHOOK_RETRY_DELAYS). */
+  /** Seconds before attempts 2, 3 and 4 (WEBHOOK_RETRY_DELAYS). */
   retryDelays: readonly [number, number, number];
   mailer: Mailer;
-  /** Opens and seals the signing secrets kept encrypted at rest (issue 12). */
+  /** Opens and seals the signing secrets kept encrypted at rest. */
   secrets: SecretBox;
   /** The settings app's origin, for links in emails (NEXTAUTH_URL, else localhost:PORT). */
   appUrl: string;
@@ -35,12 +35,12 @@ export interface ClaimedDelivery {
   url: string;
   /** As stored (sealed); opened at the attempt. */
   secret: string;
-  /** A rotated-out secret still signing until `previousSecretExpiresAt` (issue 12 item 3). */
+  /** A rotated-out secret still signing until `previousSecretExpiresAt`. */
   previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
   accountId: string;
   ownerEmail: string;
-  /** Emails go only to a verified address (issue 15 item 1): a typo'd sign-up gets none. */
+  /** Emails go only to a verified address: a typo'd sign-up gets none. */
   ownerEmailVerified: boolean;
   /** The `locked_until` this claim wrote, as text: names the lease for a release. */
   lease: string;
@@ -51,7 +51,7 @@ export interface ClaimedDelivery {
 /**
  * Claims due deliveries for this dispatcher. SKIP LOCKED keeps concurrent dispatchers (cron on
  * several instances, the in-process worker) off each other's rows; the lease gives a delivery
- * held by a dispatcher that died to another one later (D11: at-least-once, never lost).
+ * held by a dispatcher that died to another one later (at least once, never lost).
  */
 export async function claimDeliveries(
   db: Db,
@@ -119,7 +119,7 @@ export async function releaseDeliveries(
   return rows.length;
 }
 
-/** The secrets that sign an attempt at `now`, newest first (issue 12 item 3: both during an overlap). */
+/** The secrets that sign an attempt at `now`, newest first (both during a rotation's overlap). */
 export function signingSecrets(
   box: SecretBox,
   endpoint: { secret: string; previousSecret: string | null; previousSecretExpiresAt: Date | null },
@@ -143,7 +143,7 @@ export interface SentAttempt {
 }
 
 /**
- * Sends one attempt of a claimed delivery (SPEC 6.3–6.5, D10–D12); records nothing. With a
+ * Sends one attempt of a claimed delivery, signed; records nothing. With a
  * signal, an attempt still waiting for the sender's slot when it aborts is not sent
  * (AttemptNotStartedError): its lease can be released at once.
  */
@@ -251,14 +251,14 @@ const [RECORD_BATCH_HEAD, RECORD_BATCH_TAIL] = `with input as materialized (
     returning d.id, d.status)
   select id, status from changed`.split('$1') as [string, string];
 
-/** The state an attempt moves its delivery to (SPEC 6.5, D11) if it is the one recorded. */
+/** The state an attempt moves its delivery to if it is the one recorded. */
 function nextState(
   deps: WebhookDeps,
   { delivery, result, endedAt }: SentAttempt,
 ): { status: 'pending' | 'succeeded' | 'failed'; next: string | null } {
   const attempt = delivery.attemptsMade + 1;
   if (result.success) return { status: 'succeeded', next: null };
-  // SPEC 3.1: the fourth failure: the event is permanently failed and the endpoint inactive.
+  // The fourth failure: the event is permanently failed and the endpoint inactive.
   if (attempt >= MAX_ATTEMPTS) return { status: 'failed', next: null };
   const delaySeconds = deps.retryDelays[attempt - 1];
   if (delaySeconds === undefined) throw new Error(`No webhook retry delay for attempt ${attempt + 1}`);
@@ -272,8 +272,8 @@ const OUTCOME_OF_STATUS: Readonly<Record<string, AttemptOutcome>> = {
 };
 
 /**
- * Issue 14 item 4: records a batch of attempts and the deliveries' new states at once (SPEC 6.5,
- * D11, D13): one statement (RECORD_BATCH_HEAD), and one transaction only when the batch holds a
+ * Records a batch of attempts and the deliveries' new states at once
+ * (docs/rules.md#delivery-retries-and-deactivation): one statement (RECORD_BATCH_HEAD), and one transaction only when the batch holds a
  * fourth failure. Per delivery, as one attempt at a time did:
  * - a delivery deleted meanwhile (its endpoint was deleted) is dropped: 'gone';
  * - an attempt already recorded (another dispatcher took the delivery over after our lease ran
@@ -358,7 +358,7 @@ export async function recordAttempts(
   return sent.map((s) => outcomes.get(s) ?? 'gone');
 }
 
-/** SPEC 3.1, D21: tells the owner (at a verified address, issue 15 item 1) of the deactivation. */
+/** Tells the owner (at a verified address only) of the deactivation. */
 async function emailDeactivation(db: Db, deps: WebhookDeps, { delivery, result }: SentAttempt) {
   if (!delivery.ownerEmailVerified) {
     log.info('webhook deactivation email not sent: the owner has not verified the address', {
@@ -386,7 +386,7 @@ async function emailDeactivation(db: Db, deps: WebhookDeps, { delivery, result }
   }
 }
 
-/** Makes one attempt of a claimed delivery and records it (SPEC 6.5, D11, D13). */
+/** Makes one attempt of a claimed delivery and records it. */
 export async function attemptDelivery(
   db: Db,
   deps: WebhookDeps,

@@ -39,7 +39,7 @@ const tally = (attempts: unknown, succeeded: unknown): AttemptTally => {
 };
 
 /**
- * Issue 12 item 6: every endpoint of the account with its attempt counts over 24 hours and 7
+ * Every endpoint of the account with its attempt counts over 24 hours and 7
  * days and its latest failed attempt: two queries for the whole list.
  */
 export async function healthOfEndpoints(

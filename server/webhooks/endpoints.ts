@@ -7,10 +7,10 @@ import { conflict, notFound, validationError } from '../errors';
 
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 
-/** D8: at most this many endpoints per account. */
+/** At most this many endpoints per account (the next is a 422). */
 export const MAX_ENDPOINTS_PER_ACCOUNT = 25;
 
-/** The secret comes from the endpoint's form (D12: each form has its own secret format). */
+/** The secret comes from the endpoint's form: each form has its own secret format. */
 export interface NewEndpoint {
   accountId: string;
   url: string;
@@ -78,7 +78,7 @@ export async function getEndpointOrThrow(
   return endpoint;
 }
 
-/** SPEC 4.7: removes the endpoint at once; its pending deliveries go with it (cascade). */
+/** Removes the endpoint at once; its pending deliveries go with it (cascade). */
 export async function deleteEndpointOrThrow(
   db: Queryable,
   accountId: string,
@@ -92,7 +92,7 @@ export async function deleteEndpointOrThrow(
 }
 
 /**
- * SPEC 3.1: re-enabling (offered in the settings app, not through /v1). Events that happened
+ * Re-enabling (offered in the settings app, not through /v1). Events that happened
  * while the endpoint was inactive are not replayed: only events from now on reach it.
  */
 export async function reenableEndpointOrThrow(

@@ -2,10 +2,10 @@ import type { Platform, WebhookEvent } from '../domain';
 import type { Segment } from '../notes/note-record';
 import type { Summary } from '../notes/summary';
 
-// The webhook envelope of SPEC 6.2: { event, created_at, data }. An event's data is built once,
+// The webhook envelope: { event, created_at, data } (docs/rules.md#event-payloads). An event's data is built once,
 // when the event is recorded (server/events), and every delivery of it sends the same bytes.
 
-/** The envelope's data object of SPEC 6.2 as D9 fixes it: full platform enum, title as stored. */
+/** The envelope's data object, the same for both forms: full platform enum, title as stored. */
 export interface EventData {
   id: string;
   title: string | null;
@@ -56,7 +56,7 @@ export function buildEventData(
   };
 }
 
-/** D9: the envelope, serialised once as compact JSON; every attempt sends these bytes. */
+/** The envelope, serialised once as compact JSON; every attempt sends these bytes. */
 export function serializeEnvelope(event: WebhookEvent, createdAt: Date, data: unknown): string {
   return JSON.stringify({ event, created_at: createdAt.toISOString(), data });
 }

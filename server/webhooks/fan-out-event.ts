@@ -15,7 +15,7 @@ export interface OutboxEvent {
 }
 
 /**
- * SPEC 6.1, D9: the names an event can reach an endpoint under, in order of preference: its own,
+ * The names an event can reach an endpoint under, in order of preference: its own,
  * then its aliases (meeting.completed for meeting.transcribed). An endpoint gets one delivery,
  * under the first of these it subscribed to, so one that subscribed to both gets
  * meeting.transcribed once.
@@ -45,12 +45,11 @@ export function newDelivery(
 /**
  * Writes the event to the outbox and turns it into one pending delivery per subscribed active
  * endpoint, in one statement inside the event's own transaction: an endpoint inactive at that
- * moment never gets it (SPEC 3.1), and one re-enabled later does not either.
+ * moment never gets it, and one re-enabled later does not either.
  *
  * One statement rather than three (insert the event, read the endpoints, insert the deliveries):
- * each round trip inside the transaction delays the commit, and with it the first attempt (D20;
- * issue 14: on the 2-core machine a round trip costs about a millisecond under load). Each
- * endpoint's payload is one of the serialized envelopes passed in, picked by the label it
+ * each round trip inside the transaction delays the commit, and with it the first attempt, which
+ * is made right after the commit (docs/performance.md has the figures). Each endpoint's payload is one of the serialized envelopes passed in, picked by the label it
  * subscribed to, so the bytes signed and sent are still serializeEnvelope's.
  */
 export async function recordEventWithDeliveries(

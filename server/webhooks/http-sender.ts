@@ -1,7 +1,7 @@
-// Sends one webhook attempt over HTTP (SPEC 6.5; DECISIONS D10, D11, D12, D13).
+// Sends one webhook attempt over HTTP (docs/rules.md#delivery-retries-and-deactivation).
 //
 // - POST with the caller's headers plus Content-Type: application/json and User-Agent.
-// - The URL is re-checked at send time (D12); the socket connects through a guarded lookup, so
+// - The URL is re-checked at send time; the socket connects through a guarded lookup, so
 //   it can only reach an address that passed the check at connect time (no DNS rebinding).
 // - Redirects are never followed; a 3xx is a failed attempt.
 // - One deadline (timeoutMs) covers the send-time check, connect, TLS and the response headers.
@@ -88,7 +88,7 @@ function errorChain(err: unknown): unknown[] {
 
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL_)/;
 
-/** Short error strings for the delivery log (D13). */
+/** Short error strings for the delivery log. */
 export function describeSendError(err: unknown): string {
   const chain = errorChain(err);
   const codes = chain
@@ -319,7 +319,7 @@ export function createWebhookSender(opts: WebhookSenderOptions): WebhookSender {
       },
     };
 
-    // D12: checked again at every attempt, on the addresses DNS returns now.
+    // Checked again at every attempt, on the addresses DNS returns now.
     checkUrl(req.url).then(
       (url) => {
         if (timedOut) return; // released by the deadline

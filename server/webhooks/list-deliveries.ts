@@ -71,7 +71,7 @@ const selectDeliveries = (where: SQL, tail: SQL) => sql`
   ${tail}`;
 
 /**
- * Issue 12 item 1: an endpoint's deliveries, newest first, a page at a time (keyset on
+ * An endpoint's deliveries, newest first, a page at a time (keyset on
  * created_at, id), filtered by state, event, time range, or looked up by delivery or note id.
  */
 export async function listDeliveries(

@@ -18,7 +18,7 @@ export interface DeliveryAttemptRecord {
   createdAt: Date;
 }
 
-/** SPEC 4.8, D13: an endpoint's attempts, newest first, a page at a time (keyset on created_at, id). */
+/** Form B's delivery log: an endpoint's attempts, newest first, a page at a time (keyset on created_at, id). */
 export async function listDeliveryAttempts(
   db: Queryable,
   accountId: string,

@@ -5,11 +5,11 @@ import { conflict, notFound, validationError } from '../errors';
 import type { DeliveryKick } from './test-and-resend';
 
 /**
- * Issue 12 item 5, Svix's "recover failed messages": every delivery of the endpoint since `since`
+ * Svix's "recover failed messages": every delivery of the endpoint since `since`
  * that did not reach it — failed (all attempts used) or cancelled (when the endpoint was
  * deactivated) — is queued again as a new delivery of the same payload with fresh attempts,
  * through the normal dispatcher. Each is recovered once: the original names its new delivery.
- * Events that happened while the endpoint was inactive have no deliveries (SPEC 3.1), so they
+ * Events that happened while the endpoint was inactive have no deliveries, so they
  * stay unsent.
  */
 export async function recoverDeliveries(
@@ -20,7 +20,7 @@ export async function recoverDeliveries(
   since: Date,
 ): Promise<{ queued: number }> {
   if (Number.isNaN(since.getTime())) throw validationError('Choose the time to recover from');
-  // Issue 8: beyond what the database stores, a time is refused here, not left to fail in the query.
+  // Beyond what the database stores, a time is refused here, not left to fail in the query.
   if (!inTimestampRange(since.getTime()))
     throw validationError(`The time to recover from must be between ${TIMESTAMP_RANGE_TEXT}`);
   if (since.getTime() > Date.now()) throw validationError('The time to recover from is in the future');

@@ -4,7 +4,7 @@ import { createEndpoint, type WebhookEndpoint } from './endpoints';
 import type { SecretBox } from './secret-box';
 import { checkWebhookUrl, type Resolver } from './url-guard';
 
-/** Where a webhook URL may point: the service's setting (D12), and the resolver tests swap in. */
+/** Where a webhook URL may point: WEBHOOK_ALLOW_PRIVATE_URLS, and the resolver tests swap in. */
 export interface WebhookUrlPolicy {
   allowPrivateUrls: boolean;
   resolve?: Resolver;
@@ -16,7 +16,7 @@ export interface EndpointRegistration {
   /** The owner's label (settings app); empty through /v1. */
   description?: string;
   /**
-   * The endpoint's API form: its name, and its secret format (D12). The caller looks the form up
+   * The endpoint's API form: its name, and its secret format. The caller looks the form up
    * in the form registry; this module does not know the forms.
    */
   form: { name: FormName; newWebhookSecret(): string };
@@ -24,7 +24,8 @@ export interface EndpointRegistration {
 
 /**
  * Registers a webhook endpoint, for /v1 (both forms) and the settings app alike: the URL must be
- * https and public (D12), events are kept once each in the order given (D8), and an account has at
+ * https and public (docs/rules.md#webhook-urls-and-secrets), events are kept once each in the order
+ * given, and an account has at
  * most 25 endpoints with distinct URLs (createEndpoint).
  */
 export async function registerEndpoint(
@@ -43,11 +44,11 @@ export async function registerEndpoint(
     form: input.form.name,
     secret: policy.secrets.seal(secret),
   });
-  // The one answer that carries the secret in plain text (SPEC 2.6); the database keeps it sealed.
+  // The one answer that carries the secret in plain text; the database keeps it sealed.
   return { ...endpoint, secret };
 }
 
-/** D12 at registration and at every edit: https, public, normalised. */
+/** The URL check at registration and at every edit: https, public, normalised. */
 export async function checkEndpointUrl(policy: WebhookUrlPolicy, raw: string): Promise<string> {
   const { url } = await checkWebhookUrl(raw, {
     allowPrivate: policy.allowPrivateUrls,

@@ -3,7 +3,7 @@ import type { Queryable } from '../db/client';
 import { webhookEndpoints } from '../db/schema';
 import { isSealed, type SecretBox } from './secret-box';
 
-// Issue 12 item 7: the stored signing secrets (`secret`, `previous_secret`) are sealed values
+// The stored signing secrets (`secret`, `previous_secret`) are sealed values
 // (secret-box.ts). These passes bring older rows there: plaintext from before encryption, and
 // values sealed under a key that is being rotated out. Each value is written back only where the
 // column still holds what was read, so a rotation or deletion that happens meanwhile is never

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 /**
- * Webhook signing secrets at rest (issue 12): AES-256-GCM under a key of the service's own
+ * Webhook signing secrets at rest: AES-256-GCM under a key of the service's own
  * (SECRETS_KEY, see secret-keys.ts). A sealed value names its key, so the key can be rotated:
  * `enc:v1:<key id>:<iv>:<ciphertext and tag>` (base64url). A stored value without the `enc:`
  * prefix is a secret from before encryption; it still opens, and seal-secrets.ts seals it.
@@ -46,7 +46,7 @@ export function createSecretBox(keys: { current: Uint8Array; previous?: readonly
       return `${PREFIX}${currentKeyId}:${iv.toString('base64url')}:${sealed.toString('base64url')}`;
     },
     open(stored) {
-      // Plaintext from before encryption (D12 secrets never start with `enc:`).
+      // Plaintext from before encryption (no form's secret starts with `enc:`).
       if (!stored.startsWith('enc:')) return stored;
       if (!isSealed(stored))
         throw new Error(

@@ -18,7 +18,7 @@ export const SECRETS_KEY_FILE = 'secrets-key';
 const fileKeys = new Map<string, Buffer>();
 
 /**
- * The keys webhook signing secrets are sealed under at rest (issue 12 item 7): SECRETS_KEY, or
+ * The keys webhook signing secrets are sealed under at rest: SECRETS_KEY, or
  * else a key generated once into `<DATA_DIR>/secrets-key` (mode 600), the way scripts/prepare.ts
  * keeps next-auth's secret, so a development install needs no setting and its secrets survive
  * restarts. SECRETS_PREVIOUS_KEYS still open what was sealed under them. Production must set

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * SPEC 6.4, D10: v1 is the hex HMAC-SHA256 of "<t>.<raw body>", keyed with the UTF-8 bytes of
+ * v1 is the hex HMAC-SHA256 of "<t>.<raw body>", keyed with the UTF-8 bytes of
  * the secret exactly as shown at creation (prefix included): Stripe's scheme.
  */
 export function signPayload(secret: string, timestamp: number, body: string): string {
@@ -14,7 +14,7 @@ export function signPayload(secret: string, timestamp: number, body: string): st
  * The key Standard Webhooks libraries (standardwebhooks, Svix) derive from a secret: the base64
  * decoding of the secret after any `whsec_` prefix. A Form B secret (64 hex digits) is read as
  * base64 too, exactly as those libraries read it (48 bytes, not the 32 its hex digits spell), so
- * their verifiers accept it unchanged. For the secrets D12 issues (standard base64 with padding,
+ * their verifiers accept it unchanged. For the secrets the forms issue (standard base64 with padding,
  * or lowercase hex) Node's decoder and theirs (@stablelib/base64) give the same bytes; the test
  * compares our signatures with the libraries' own `sign`. (Theirs throws on base64url or stray
  * characters, where Node's skips them, so such a secret could not be verified by them at all.)
@@ -31,7 +31,7 @@ export function signStandardWebhook(secret: string, id: string, timestamp: numbe
 }
 
 /**
- * The headers of one attempt (SPEC 6.3, D10, issue 12). `t` is the attempt's own time, so each
+ * The headers of one attempt (docs/rules.md#signatures-and-headers). `t` is the attempt's own time, so each
  * attempt is signed anew. `secrets` are the endpoint's active secrets, newest first: during a
  * rotation's overlap both sign, so a receiver verifies with either (Stripe's libraries accept any
  * matching `v1=`; Standard Webhooks' any matching `v1,` entry). Beside ours, the Standard Webhooks

@@ -15,7 +15,7 @@ export interface DeliveryKick {
 }
 
 /**
- * A sample meeting in the payload shape of `event` (D9): a started meeting has no transcript,
+ * A sample meeting in the payload shape of `event`: a started meeting has no transcript,
  * end or duration yet; a transcribed one has its transcript; summary.ready adds the summary.
  */
 export function sampleEventData(event: WebhookEvent, now: Date): EventData {

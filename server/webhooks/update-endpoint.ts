@@ -17,8 +17,8 @@ export interface EndpointChanges {
 }
 
 /**
- * Issue 12 item 2: edits an endpoint in place, so its id, secret and delivery history stay. A new
- * URL is checked as at registration (D12); pending deliveries go to the new URL from their next
+ * Edits an endpoint in place, so its id, secret and delivery history stay. A new URL is checked
+ * as at registration (docs/rules.md#webhook-urls-and-secrets); pending deliveries go to the new URL from their next
  * attempt (the dispatcher reads the URL when it claims them). Events already queued are sent even
  * if their event is no longer subscribed: they were subscribed when they happened.
  */
@@ -89,7 +89,7 @@ export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 24 * 3600;
 export const DEFAULT_ROTATION_OVERLAP_SECONDS = 24 * 3600;
 
 /**
- * Issue 12 item 3: a new secret in the endpoint's form, shown once. The old one keeps signing
+ * A new secret in the endpoint's form, shown once. The old one keeps signing
  * beside it for `overlapSeconds` (0: stops at once), so a receiver that switches at any moment in
  * between verifies every delivery. Rotating again during an overlap ends the older overlap: only
  * the secret being replaced keeps signing.
@@ -99,7 +99,7 @@ export async function rotateEndpointSecret(
   secrets: SecretBox,
   accountId: string,
   endpointId: string,
-  /** `newSecret` makes a secret in the endpoint's own form (D12). */
+  /** `newSecret` makes a secret in the endpoint's own form. */
   input: { overlapSeconds: number; newSecret(form: FormName): string },
 ): Promise<{ secret: string; endpoint: WebhookEndpoint }> {
   if (

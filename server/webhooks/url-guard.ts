@@ -1,4 +1,4 @@
-// Webhook URL guard (SPEC 2.6, 4.5, 6.5.4; DECISIONS D2, D12).
+// Webhook URL guard (docs/rules.md#webhook-urls-and-secrets).
 //
 // A webhook URL must be https:// and publicly reachable. "Public" means global unicast only:
 // every address a name resolves to is checked, numeric host spellings are normalised first,
@@ -204,9 +204,9 @@ export type WebhookUrlRejection =
   | 'non_public';
 
 /**
- * A webhook URL that is well-formed but not acceptable (D2: 422, Form B 400). Still an
- * AppError with code 'validation_error'; `reason` and `address` let the delivery log write
- * the short D13 error strings.
+ * A webhook URL that is well-formed but not acceptable (422, Form B 400). Still an AppError with
+ * code 'validation_error'; `reason` and `address` let the delivery log write its short error
+ * strings ("blocked: private address …").
  */
 export class WebhookUrlError extends AppError {
   constructor(
@@ -242,7 +242,7 @@ async function resolveHost(host: string, resolve: Resolver): Promise<string[]> {
 }
 
 /**
- * Validates a webhook URL (D2, D12) and returns the parsed URL with the addresses it resolves to
+ * Validates a webhook URL and returns the parsed URL with the addresses it resolves to
  * now. Throws AppError('invalid_request') when `raw` is missing or blank, and a WebhookUrlError
  * (AppError 'validation_error') when it is not acceptable. Numeric hosts are checked directly,
  * without DNS.
