@@ -1,6 +1,6 @@
 import type { APIError, OpenAI } from 'openai';
 
-// The official client behind the two OpenAI-compatible providers (D18 summaries, D19 embeddings).
+// The official client behind the two OpenAI-compatible providers (summaries, embeddings).
 // It does the requests, the per-attempt timeout, the retries (connection errors, timeouts, 408,
 // 409, 429 and 5xx; exponential backoff from 0.5 s to 8 s with jitter, or the wait a
 // `Retry-After` / `retry-after-ms` header asks for) and the typed errors. Added here: the
@@ -10,7 +10,7 @@ import type { APIError, OpenAI } from 'openai';
 //
 // The SDK (2.4 MB of source) is loaded on a provider's first request, not when the server
 // starts: most servers run the offline defaults and never need it, and every module the server
-// loads stays resident as source and code (issue 14 item 5).
+// loads stays resident as source and code.
 
 export interface OpenAIClientOptions {
   /** A validated http(s) API root; its query (e.g. an Azure `api-version`) goes with every request. */

@@ -1,7 +1,7 @@
 import { type Part, scan, stemOf } from '../text/tokenize';
 import type { EmbeddingProvider } from './provider';
 
-// The built-in embedder (D19 `local`): a lexical model, deterministic, offline and fast. It does
+// The built-in `local` embedder: a lexical model, deterministic, offline and fast. It does
 // not understand synonyms; it matches words, their inflections (Porter stems), phrases (bigrams)
 // and near-spellings (character n-grams).
 //

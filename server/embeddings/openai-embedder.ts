@@ -12,7 +12,7 @@ import {
 } from '../openai-client';
 import type { EmbeddingProvider } from './provider';
 
-// D19 `openai`: any OpenAI-compatible `POST {baseUrl}/embeddings` (OpenAI, Azure-style proxies,
+// The `openai` embedder: any OpenAI-compatible `POST {baseUrl}/embeddings` (OpenAI, Azure-style proxies,
 // Ollama, vLLM, LM Studio, text-embeddings-inference...) through the official client (see
 // ../openai-client.ts for its retries). Configuration arrives through the constructor; the names
 // in error messages are the environment variables the env module maps to it.

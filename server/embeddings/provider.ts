@@ -1,5 +1,5 @@
 /**
- * Turns texts into vectors (D19). Every stored vector records the provider's model name, so a
+ * Turns texts into vectors (docs/rules.md#embeddings). Every stored vector records the provider's model name, so a
  * change of model is visible and `npm run reindex` can bring old vectors up to date.
  */
 export interface EmbeddingProvider {

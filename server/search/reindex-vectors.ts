@@ -12,7 +12,7 @@ import {
 import { indexStoredTranscript, indexSummary, segmentVectorsOf, summarySearchText } from './index-meeting';
 import { toVectorLiteral } from './vector-search';
 
-// `npm run reindex` (D19, issue 13). Vectors are re-embedded into shadow columns beside the ones
+// `npm run reindex` (docs/rules.md#embeddings). Vectors are re-embedded into shadow columns beside the ones
 // searches use (passages.embedding_next…, meetings.summary_embedding_next…), and the columns are
 // swapped in one short transaction at the end: a server still running on the old model keeps
 // answering from the old vectors meanwhile, and an interrupted run leaves a searchable database

@@ -2,9 +2,9 @@ import { LOCAL_MODEL } from '../embeddings/local-embedder';
 import { USE_LITE_MODEL } from '../embeddings/semantic-embedder';
 
 /**
- * How the settings app presents a hit (issue 13): `strong` first, `weak` folded under "weaker
+ * How the settings app presents a hit: `strong` first, `weak` folded under "weaker
  * matches", and when no hit is at least `close` it says there are no close matches. The API
- * (D7) is not affected: it answers the top `limit` by similarity, whatever their scores.
+ * is not affected: it answers the top `limit` by similarity, whatever their scores.
  */
 export type Relevance = 'strong' | 'weak' | 'faint';
 
@@ -15,12 +15,10 @@ interface Bands {
   strong: number;
 }
 
-// Cosines, calibrated on ../shared/semantic/dev-set.json (issue 13, step 1) for USE-lite + 0.15
-// lexical: the expected passage of a paraphrase query scores 0.38 at the first quartile and 0.43
-// at the median, of a keyword query 0.44 at the least; the best passage for junk queries
-// ("xyzzyplugh", "asdf qwer zxcv", "banana bread recipe with walnuts", "who won the football
-// world cup") 0.14–0.25. The word-matching embedder scores shared words 0.2–0.6 and gibberish
-// 0.03–0.09. Another model (a remote one) has no calibration: every hit counts as strong.
+// Cosines, calibrated on a development set of paraphrase, keyword and junk queries per embedder:
+// `close` sits above what junk queries ("xyzzyplugh") score and `strong` near what the expected
+// passage of a paraphrase query scores (docs/performance.md has the figures). Another model (a
+// remote one) has no calibration: every hit counts as strong.
 const BANDS: { matches(model: string): boolean; bands: Bands }[] = [
   { matches: (m) => m.startsWith(USE_LITE_MODEL), bands: { close: 0.3, strong: 0.38 } },
   { matches: (m) => m === LOCAL_MODEL, bands: { close: 0.12, strong: 0.2 } },

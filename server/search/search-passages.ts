@@ -17,7 +17,7 @@ export interface PassageHit {
   startTime: number;
   /** The segment startTime belongs to: with noteId, the moment's identity (one hit per moment). */
   sequence: number;
-  /** For the settings app's presentation only (issue 13); the API leaves it out (D7). */
+  /** For the settings app's presentation only; the API leaves it out. */
   relevance: Relevance;
 }
 
@@ -32,13 +32,13 @@ const dot = (a: ArrayLike<number>, b: readonly number[], offset = 0) => {
 };
 
 /**
- * Form A search (SPEC 2.5, 4.4; D7): the account's passages ranked by cosine similarity to the
+ * Form A search (docs/rules.md#search): the account's passages ranked by cosine similarity to the
  * query, several per note if they rank so. Each hit reports the start of the segment in its
  * passage that best matches the query by the same embedding, and a snippet around it. Only
- * vectors of the configured model are compared (issue 13): while `npm run reindex` is moving
+ * vectors of the configured model are compared: while `npm run reindex` is moving
  * the database to another model, passages not yet on it are not searched.
  *
- * One hit per moment (issue 13): neighbouring passages share a segment, and when both rank
+ * One hit per moment: neighbouring passages share a segment, and when both rank
  * for that segment only the better one is kept. A segment belongs to at most two passages, so
  * 2 × limit candidates always leave `limit` distinct moments when the account has them.
  */
@@ -88,8 +88,7 @@ export async function searchPassages(
   );
   // The hits' segment vectors (read for these rows only, not for every candidate of the scan).
   // As base64 text, not bytea: PGlite decodes a bytea's hex form character by character in
-  // JavaScript, which took 34 ms of a 74 ms search for 20 passages' vectors (issue 13's p50 goal);
-  // Node decodes base64 natively.
+  // JavaScript, which took nearly half of a search's time; Node decodes base64 natively.
   const vectorRows = await queryRows<{ id: string; segment_embeddings: string | null }>(
     db,
     sql`select id, encode(segment_embeddings, 'base64') as segment_embeddings from passages where id in (${sql.join(

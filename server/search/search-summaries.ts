@@ -9,9 +9,9 @@ import { embedQuery } from './embed-checked';
 import { columnDimensions, toVectorLiteral, vectorSearch } from './vector-search';
 
 /**
- * Form B search (SPEC 4.4; D7): the query against the account's summary embeddings; notes
+ * Form B search (docs/rules.md#search): the query against the account's summary embeddings; notes
  * without a summary are not matched. Full notes, best first. Only summaries embedded by the
- * configured model are compared (issue 13), as in searchPassages.
+ * configured model are compared, as in searchPassages.
  */
 export async function searchSummaries(
   db: Db,

@@ -18,12 +18,9 @@ export async function columnDimensions(
 export const toVectorLiteral = (v: number[]) => `[${v.join(',')}]`;
 
 /**
- * HNSW candidate list (at least the number of rows asked for). bench:search, 100,000 passages at
- * 768 dimensions, the 20,000-passage account, index built with m 24 and ef_construction 128, the
- * passages partitioned by account (migration 0011, issue 14 item 6): recall@10 against exact
- * search 0.970 at 40, 0.978 at 64 (0.972 on another build of the same corpus), 0.984 at 80, 0.988
- * at 100, 0.992 at 200; SQL p95 7.6, 8.9, 9.8, 10.5 and 16.2 ms. 80 is the lowest that stayed
- * clear of 0.97 on both builds. Only accounts above SEARCH_EXACT_MAX_ROWS take this path.
+ * HNSW candidate list (at least the number of rows asked for): the lowest value whose recall@10
+ * against exact search stayed clear of 0.97 on bench:search's large account (docs/performance.md
+ * has the figures). Only accounts above SEARCH_EXACT_MAX_ROWS take this path.
  */
 export const HNSW_EF_SEARCH = 80;
 
@@ -31,15 +28,14 @@ export const HNSW_EF_SEARCH = 80;
  * The HNSW path's settings, local to its transaction: iterative scans (pgvector 0.8) that keep
  * walking the graph until enough rows pass the account filter, the candidate list, and no sort.
  * Without the last, the planner's costs at 768 dimensions and a long candidate list chose the
- * account's rows through the btree and a sort of all of them — the exact search, 140–230 ms of SQL
- * on a 20,000-passage account (bench:search, issue 14 item 6) — on exactly the accounts this path
- * exists for. (The outer sort of the `limit` rows found is still done: it has no alternative.)
+ * account's rows through the btree and a sort of all of them (the exact search, several times
+ * slower on a large account: docs/performance.md) on exactly the accounts this path exists for.
+ * (The outer sort of the `limit` rows found is still done: it has no alternative.)
  */
 export const hnswSettings = (efSearch: number): string[] => {
   if (!Number.isInteger(efSearch) || efSearch < 1) throw new Error(`Bad hnsw.ef_search: ${efSearch}`);
   // One statement (set_config(…, true) is SET LOCAL), not three: each round trip inside the
-  // search's transaction is on its latency (issue 14: about a millisecond each on the 2-core
-  // machine under load).
+  // search's transaction is on its latency.
   return [
     `select set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '${efSearch}', true), set_config('enable_sort', 'off', true)`,
   ];
@@ -64,7 +60,7 @@ export interface VectorSearchSpec {
 /**
  * Top `limit` rows by cosine distance among the account's candidates. An account always gets
  * up to `limit` results when it has that many candidates, however many rows other accounts
- * hold (D7): small accounts are searched exactly; large ones through HNSW with iterative
+ * hold: small accounts are searched exactly; large ones through HNSW with iterative
  * scans, which keep scanning the graph until enough rows pass the account filter.
  */
 export async function vectorSearch<T extends Record<string, unknown>>(

@@ -1,7 +1,7 @@
 import { SummarySchema, type Summary } from '../notes/summary';
 import type { Summarizer, SummarizerInput } from './summarizer';
 
-// D18: the summarizer used when no language model is configured. It picks sentences by cue
+// The summarizer used when no language model is configured. It picks sentences by cue
 // phrases (English first, some German and French), so it is deterministic, offline and linear
 // in the transcript's length. It can only quote or lightly trim what was said; it does not
 // paraphrase, resolve pronouns or understand a cue used in an unusual sense.

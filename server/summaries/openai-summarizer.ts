@@ -17,7 +17,7 @@ import {
 } from '../openai-client';
 import type { Summarizer, SummarizerInput } from './summarizer';
 
-// D18: summaries by a language model behind any OpenAI-compatible chat completions endpoint,
+// Summaries by a language model behind any OpenAI-compatible chat completions endpoint,
 // with structured output into the Summary schema, through the official client (see
 // ../openai-client.ts for its retries). Configuration comes from the caller (the env module reads
 // LLM_BASE_URL, LLM_API_KEY and LLM_MODEL); nothing here reads process.env.

@@ -7,7 +7,7 @@ export interface SummarizerInput {
   segments: Pick<Segment, 'speaker' | 'content' | 'startTime'>[];
 }
 
-/** Writes the Summary of SPEC 2.4 for a transcript (D18). */
+/** Writes the Summary object for a transcript (docs/rules.md#summaries). */
 export interface Summarizer {
   /** For logs and the README, e.g. "extractive" or "openai:gpt-4o-mini". */
   readonly name: string;
