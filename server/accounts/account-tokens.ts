@@ -3,7 +3,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { type AccountTokenPurpose, accountTokens } from '../db/schema';
 
-// Issue 15: the tokens of the emailed links (verify an address, reset a password). A token is
+// The tokens of the emailed links (verify an address, reset a password). A token is
 // 32 random bytes (256 bits, base64url): it cannot be guessed or forged, and only its SHA-256 is
 // stored, so the table alone opens nothing. Good once, until it expires, for the one address it
 // was sent to. Limits: whoever holds the link can use it (as with any emailed link), so the

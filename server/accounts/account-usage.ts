@@ -9,9 +9,9 @@ export type SentEmail = typeof emails.$inferSelect;
 
 export interface AccountUsage {
   account: Account;
-  /** D14, D22: the requests counted this UTC day, against the plan's limit. */
+  /** The requests counted this UTC day, in either form, against the plan's daily limit. */
   today: { count: number; limit: number; resetsAt: Date };
-  /** The latest emails sent to the account (D21), newest first. */
+  /** The latest emails sent to the account, newest first (never the text of one that proves the address). */
   emails: SentEmail[];
 }
 

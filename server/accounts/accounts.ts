@@ -102,7 +102,7 @@ export async function updateAccount(
 }
 
 /**
- * Issue 15: whether the account's owner proved the address. The webhook deactivation email (and
+ * Whether the account's owner proved the address. The webhook deactivation email (and
  * any other notice) goes only to a verified address; false for an account that does not exist.
  */
 export async function accountEmailVerified(db: Queryable, accountId: string): Promise<boolean> {
@@ -158,12 +158,12 @@ export interface CreatedApiKey {
   plaintext: string;
 }
 
-/** D22: at most this many unrevoked keys per account. */
+/** At most this many active (unrevoked, unexpired) keys per account. */
 export const MAX_ACTIVE_API_KEYS = 20;
 
 /**
- * A key that still works at `now`: unrevoked and unexpired (issue 15 item 3). A rolled key in
- * its overlap is one of them, so it counts towards D22's 20 until the overlap ends.
+ * A key that still works at `now`: unrevoked and unexpired. A rolled key in its overlap is one
+ * of them, so it counts towards the cap of MAX_ACTIVE_API_KEYS until the overlap ends.
  */
 export function usableKey(now: Date | SQL = sql`now()`): SQL {
   const at = now instanceof Date ? sql`${now.toISOString()}::timestamptz` : now;
@@ -183,7 +183,7 @@ export function checkKeyExpiry(expiresAt: Date | null | undefined, now = new Dat
 }
 
 /**
- * D22 inside a transaction: locks the account row (so concurrent creations cannot pass the cap
+ * The key cap inside a transaction: locks the account row (so concurrent creations cannot pass the cap
  * together) and refuses a key beyond the cap, saying `refusal` for what to do instead.
  */
 export async function lockAccountForNewKey(
@@ -207,8 +207,8 @@ export async function lockAccountForNewKey(
 }
 
 /**
- * Creates a key (D15), the account's 21st active one refused (D22), optionally expiring at
- * `expiresAt` (issue 15 item 3).
+ * Creates a key, the account's 21st active one refused, optionally expiring at `expiresAt`
+ * (docs/rules.md#accounts-early-access-and-api-keys).
  */
 export async function createApiKey(
   db: Queryable,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 // Keys look like `mnk_` + 40 base62 characters (~238 bits). Only the SHA-256 hash, the
-// prefix and the last four characters are stored (D15): a lost key cannot be recovered.
+// prefix and the last four characters are stored: a lost key cannot be recovered.
 const KEY_PREFIX = 'mnk_';
 const BODY_LENGTH = 40;
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

@@ -7,7 +7,7 @@ import { isStorableText } from '../db/storage-bounds';
 import { type ApiKey, type CreatedApiKey, lockAccountForNewKey, revokeApiKey, usableKey } from './accounts';
 import { describeApiKey, generateApiKey } from './api-key-crypto';
 
-/** Issue 15 item 3: how long a rolled key keeps working beside its replacement, at most 7 days. */
+/** How long a rolled key keeps working beside its replacement, at most 7 days. */
 export const MAX_ROLL_OVERLAP_SECONDS = 7 * 86_400;
 /** The overlaps the settings app offers: none, 1 hour, 24 hours, 7 days. */
 export const ROLL_OVERLAPS = [0, 3_600, 86_400, MAX_ROLL_OVERLAP_SECONDS] as const;
@@ -42,12 +42,12 @@ export interface RolledApiKey extends CreatedApiKey {
 }
 
 /**
- * Rolls a key (issue 15 item 3, as Stripe's "roll key"): a new key with the same name and form,
- * shown once, while the old one keeps working for `overlapSeconds` (0 revokes it now) and then
- * answers 401 like a revoked key. An old key with an earlier expiry of its own keeps it. The new
- * key expires when the old one would have (never if it had no expiry), so a roll never lengthens
- * a key's life. A key is rolled once: its replacement is the one to roll next. During an overlap both keys count
- * towards D22's 20, so an account at the cap can roll only with no overlap.
+ * Rolls a key (as Stripe's "roll key"): a new key with the same name and form, shown once, while
+ * the old one keeps working for `overlapSeconds` (0 revokes it now) and then answers 401 like a
+ * revoked key. An old key with an earlier expiry of its own keeps it. The new key expires when the
+ * old one would have (never if it had no expiry), so a roll never lengthens a key's life. A key is
+ * rolled once: its replacement is the one to roll next. During an overlap both keys count towards
+ * the cap of 20, so an account at the cap can roll only with no overlap.
  */
 export async function rollApiKey(
   db: Queryable,
@@ -144,7 +144,7 @@ export interface KeyUsage {
 
 const DAY_MS = 86_400_000;
 
-/** Usage of the given keys (issue 15 item 3), read from api_key_usage in one statement. */
+/** Usage of the given keys, read from api_key_usage in one statement. */
 export async function keyUsage(
   db: Queryable,
   keyIds: string[],

@@ -16,8 +16,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
  * The principal behind a bearer token, or null for a missing, unknown, revoked or expired key
- * (D15; issue 15 item 3). One statement: the lookup, the request counted in the key's usage and
- * the once-a-minute last_used_at write. The recorder API (D16) authenticates this way; /v1 uses
+ * (docs/rules.md#authentication). One statement: the lookup, the request counted in the key's
+ * usage and the once-a-minute last_used_at write. The recorder API authenticates this way; /v1 uses
  * authenticateAndCount, which also counts the rate-limit windows.
  */
 export async function authenticateApiKey(
@@ -47,10 +47,10 @@ function principalSql(token: string, now: Date, form?: FormName) {
 export const KEY_USAGE_RETENTION_DAYS = 31;
 
 /**
- * CTEs over `principal` that count the request in its key's usage (issue 15 item 3: requests
+ * CTEs over `principal` that count the request in its key's usage (requests
  * per UTC day and in the latest clock minute, whether or not a rate limit then refuses it),
  * prune the key's days past retention as it starts a new one, and write last_used_at at most
- * once a minute (D15).
+ * once a minute.
  */
 function keyUsageSql(now: Date) {
   const day = now.toISOString().slice(0, 10);
@@ -108,7 +108,7 @@ export function bearerToken(header: string | null): string | null {
 /** What the /v1 facade learns from a key in one statement: who sent it, its form, its count. */
 export interface CountedRequest {
   principal: ApiPrincipal;
-  /** The request's form: the override when one was given, else the key's (D1). */
+  /** The request's form: the X-API-Form override when one was given, else the key's. */
   form: FormName;
   limit: RateLimitResult;
 }
@@ -119,8 +119,8 @@ const PARTIAL_COUNT = 'rate limit: one window refused after another counted';
 
 /**
  * Authenticates a /v1 request and counts it against its form's rate-limit windows in one SQL
- * statement (issue 14 item 2): the key lookup, the counts (D14, D22) and the once-a-minute
- * last_used_at write (D15) and the key's usage (issue 15 item 3) are one round trip. Null for a
+ * statement: the key lookup, the counts (docs/rules.md#rate-limits), the once-a-minute
+ * last_used_at write and the key's usage are one round trip. Null for a
  * missing, unknown, revoked or expired key, which counts nothing.
  *
  * The same guarantees as consumeRateLimits: each window's upsert admits only while its count is
@@ -207,7 +207,7 @@ export async function authenticateAndCount(
     return { principal, form, limit: rateLimitResult(first, firstCount[1], now) };
   }
   // Refused: by the windows full in the snapshot, or (when the upserts found them filled since)
-  // by all of them. Of several, the one that frees up last is described (D22).
+  // by all of them. Of several, the one that frees up last is described.
   const full = windows.filter((w, i) => (counts[i]?.[0] ?? 0) >= w.limit);
   const [refused = first] = (full.length > 0 ? full : windows).sort(
     (a, b) => b.end.getTime() - a.end.getTime(),

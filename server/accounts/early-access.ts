@@ -6,7 +6,7 @@ import { AppError, conflict } from '../errors';
 import { log } from '../log';
 import { findAccountByEmail, getAccountOrThrow } from './accounts';
 
-// Issue 15 item 2: "Request early access" records the request once and emails the operators
+// "Request early access" records the request once and emails the operators
 // (ADMIN_EMAILS), who grant it in the console (/admin). Only a verified address can ask: the
 // operators read the request by its address, so it has to be the owner's.
 

@@ -19,9 +19,10 @@ import {
   updateAccount,
 } from './accounts';
 
-// Issue 15 item 2: what operators do to accounts, from the console (/admin) or the admin CLI
-// (D17), through the same account services, each change written to the audit log with who and
-// when. An operator is a signed-in account whose verified address is in ADMIN_EMAILS.
+// What operators do to accounts, from the console (/admin) or the admin CLI, through the same
+// account services, each change written to the audit log with who and when. An operator is a
+// signed-in account whose address is in ADMIN_EMAILS and whose owner has opened a link emailed to
+// it (isOperatorAccount).
 
 /** Who did it: an operator's address (and account), or the admin CLI. */
 export interface Actor {
@@ -214,7 +215,7 @@ export async function getAccountForOperator(
 
 export interface OperatorChanges {
   plan?: Plan;
-  /** Enterprise accounts' own daily limit (D14); null: the plan's default. */
+  /** Enterprise accounts' own daily limit; null: the plan's default. */
   dailyLimit?: number | null;
   earlyAccess?: boolean;
 }

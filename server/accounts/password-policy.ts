@@ -18,7 +18,7 @@ let zxcvbn: Promise<ZxcvbnFactory> | undefined;
 /**
  * zxcvbn and its dictionaries (several MB as source, more as objects) are loaded with the first
  * password checked, not when the server starts: a server checks passwords only at sign-up and
- * on a change of password, and every module loaded stays resident (issue 14 item 5).
+ * on a change of password, and every module loaded stays resident.
  */
 function strengthChecker(): Promise<ZxcvbnFactory> {
   zxcvbn ??= Promise.all([

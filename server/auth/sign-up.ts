@@ -42,7 +42,7 @@ export async function signUp(
   let existing: Account | undefined = await findAccountByEmail(db, email);
   if (!existing) {
     try {
-      // Issue 15: unverified until the welcome email's link is opened.
+      // Unverified until the welcome email's link is opened.
       const account = await createAccount(db, {
         email,
         name: input.name,

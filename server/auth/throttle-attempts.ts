@@ -15,7 +15,7 @@ export const SIGN_IN_LIMITS = { perEmail: 10, perAddress: 50, windowMinutes: 15 
 /** Sign-ups allowed per window: each sends an email, so an inbox cannot be flooded either. */
 export const SIGN_UP_LIMITS = { perEmail: 5, perAddress: 20, windowMinutes: 60 } as const;
 
-/** Issue 15: password-reset emails asked for, per address and per client; verification emails per account. */
+/** Password-reset emails asked for, per address and per client; verification emails per account. */
 export const RESET_LIMITS = { perEmail: 5, perAddress: 20, windowMinutes: 60 } as const;
 export const VERIFICATION_EMAIL_LIMITS = { perAccount: 5, windowMinutes: 60 } as const;
 

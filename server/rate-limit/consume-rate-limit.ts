@@ -19,7 +19,7 @@ export interface RateLimitResult {
   remaining: number;
   /** Unix seconds when the window resets. */
   reset: number;
-  /** Whole seconds until then, at least 1 (D14). */
+  /** Whole seconds until then, at least 1 (the Retry-After header). */
   retryAfter: number;
   /** The window these figures describe: the one that refused the request, if one did. */
   window: RateLimitWindow;
@@ -28,7 +28,7 @@ export interface RateLimitResult {
 /**
  * Counts one request against the window in a single statement. The conditional upsert makes
  * the check and the increment one atomic step, so concurrent requests on any number of
- * instances never let more than `limit` through, and a refused request is not counted (D14).
+ * instances never let more than `limit` through, and a refused request is not counted.
  */
 export async function consumeRateLimit(
   db: Queryable,
@@ -49,7 +49,7 @@ export async function consumeRateLimit(
 }
 
 /**
- * D22: counts one request against several windows (an account's day and a key's minute) as one
+ * Counts one request against several windows (an account's day and a key's minute) as one
  * step: either every window has room and each counts the request, or none counts it, so a
  * request refused by one window does not use up another. The rows are locked in one order
  * (bucket, then window start), so concurrent requests sharing a window queue on it rather than

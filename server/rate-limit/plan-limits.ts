@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { PLANS, type Plan } from '../domain';
 import { clockMinuteWindow, utcDayWindow, type RateLimitWindow } from './consume-rate-limit';
 
-// D14, D22: requests per account per UTC day, by plan, in either form; enterprise accounts have their own figure.
+// Requests per account per UTC day, by plan, in either form; enterprise accounts have their own figure.
 const DAILY_LIMITS = { free: 100, pro: 10_000 } as const;
 const ENTERPRISE_DEFAULT = 100_000;
 
@@ -28,7 +28,7 @@ export const FORM_B_PER_MINUTE = 100;
 export const accountDayBucket = (accountId: string) => `account:${accountId}`;
 export const keyMinuteBucket = (keyId: string) => `key:${keyId}`;
 
-/** D14, D22: the account's requests of this UTC day, whatever the form or key. */
+/** The account's requests of this UTC day, whatever the form or key. */
 export function accountDayWindow(
   account: { id: string; plan: Plan; dailyLimit: number | null },
   now: Date,
@@ -40,7 +40,7 @@ export function accountDayWindow(
   };
 }
 
-/** D14: one key's requests of this clock minute (Form B). */
+/** One key's requests of this clock minute (Form B). */
 export function keyMinuteWindow(keyId: string, now: Date): RateLimitWindow {
   return {
     ...clockMinuteWindow(keyMinuteBucket(keyId), FORM_B_PER_MINUTE, now),
@@ -63,16 +63,16 @@ export interface RateLimitPrincipalSql {
 }
 
 /**
- * A window kind that an API form counts its requests against (D14, D22), both for a known
+ * A window kind that an API form counts its requests against (docs/rules.md#rate-limits), both for a known
  * principal and as SQL over a principal still to be looked up, so that the key lookup and the
- * count can be one statement (issue 14 item 2). Both spellings come from the same constants.
+ * count can be one statement. Both spellings come from the same constants.
  */
 export interface RateLimitRule {
   window(principal: RateLimitPrincipal, now: Date): RateLimitWindow;
   windowSql(principal: RateLimitPrincipalSql, now: Date): { bucket: SQL; limit: SQL; start: Date };
 }
 
-/** D14, D22: the account's UTC day, its limit by plan. */
+/** The account's UTC day, its limit by plan. */
 export const ACCOUNT_DAY: RateLimitRule = {
   window: (principal, now) => accountDayWindow(principal.account, now),
   windowSql(p, now) {
@@ -84,7 +84,7 @@ export const ACCOUNT_DAY: RateLimitRule = {
   },
 };
 
-/** D14: the key's clock minute, 100 on every plan (Form B). */
+/** The key's clock minute, 100 on every plan (Form B). */
 export const KEY_MINUTE: RateLimitRule = {
   window: (principal, now) => keyMinuteWindow(principal.key.id, now),
   windowSql(p, now) {

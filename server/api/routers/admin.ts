@@ -12,8 +12,8 @@ import {
 import { FORM_NAMES, PLANS } from '../../domain';
 import { accountProcedure, createUiRouter } from '../trpc';
 
-// Issue 15 item 2: the operator console. Every procedure is for an operator only (a verified
-// address in ADMIN_EMAILS), and every change goes through the services the admin CLI uses.
+// The operator console. Every procedure is for an operator only (an address in ADMIN_EMAILS whose
+// owner opened a link emailed to it), and every change goes through the services the admin CLI uses.
 
 const operatorProcedure = accountProcedure.use(async ({ ctx, next }) => {
   const actor = await operatorOrThrow(ctx.db, ctx.accountId, ctx.services.accounts.operators);

@@ -19,7 +19,7 @@ const presentKey = (k: ApiKey, usage?: KeyUsage) => ({
   lastFour: k.lastFour,
   createdAt: k.createdAt.toISOString(),
   lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
-  /** Issue 15 item 3: when the key stops working (its chosen expiry, or a roll's overlap end). */
+  /** When the key stops working (its chosen expiry, or a roll's overlap end). */
   expiresAt: k.expiresAt?.toISOString() ?? null,
   /** Set on a rolled key in its overlap: the id of the key that replaced it (the list pairs them). */
   rolledTo: k.rolledTo,
@@ -45,13 +45,13 @@ export const keysRouter = createUiRouter({
     return keys.map((k) => presentKey(k, usage.get(k.id)));
   }),
 
-  /** The plaintext key is in this answer only (SPEC 5.3). */
+  /** The plaintext key is in this answer only: only its hash is stored. */
   create: accountProcedure
     .input(
       z.object({
         name: keyName,
         form: z.enum(FORM_NAMES).default(DEFAULT_FORM),
-        /** Optional expiry (issue 15 item 3): in the future, at most 3 years away. */
+        /** Optional expiry: in the future, at most 3 years away. */
         expiresAt: z.iso.datetime({ offset: true }).nullish(),
       }),
     )
@@ -72,7 +72,7 @@ export const keysRouter = createUiRouter({
     ),
 
   /**
-   * Issue 15 item 3: a new key, shown once in this answer, while the old one keeps working for
+   * A new key, shown once in this answer, while the old one keeps working for
    * the overlap (the app offers none, 1 hour, 24 hours and 7 days).
    */
   roll: accountProcedure

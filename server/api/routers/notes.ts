@@ -69,7 +69,7 @@ export const notesRouter = createUiRouter({
     .input(z.object({ id: z.guid() }))
     .query(async ({ ctx, input }) => presentNote(await getNoteOrThrow(ctx.db, ctx.accountId, input.id))),
 
-  /** SPEC 1: the app offers deletion for everyone. */
+  /** The app offers deletion whatever the keys' form (Form B has no delete in /v1). */
   delete: accountProcedure.input(z.object({ id: z.guid() })).mutation(async ({ ctx, input }) => {
     await deleteNoteOrThrow(ctx.db, ctx.accountId, input.id);
     return { ok: true as const };

@@ -41,7 +41,7 @@ const presentEndpoint = (e: WebhookEndpoint) => ({
   active: e.active,
   createdAt: e.createdAt.toISOString(),
   deactivatedAt: iso(e.deactivatedAt),
-  /** While a rotated-out secret still signs (issue 12 item 3). */
+  /** While a rotated-out secret still signs. */
   previousSecretExpiresAt:
     e.previousSecretExpiresAt && e.previousSecretExpiresAt.getTime() > Date.now()
       ? e.previousSecretExpiresAt.toISOString()
@@ -119,14 +119,14 @@ export const webhooksRouter = createUiRouter({
             lastStatusCode: cause.lastStatusCode,
             lastError: cause.lastError,
             at: iso(cause.lastAttemptAt),
-            /** Recovering from this moment on includes the delivery (issue 12 item 5). */
+            /** Recovering from this moment on includes the delivery. */
             createdAt: cause.createdAt.toISOString(),
           }
         : null,
     };
   }),
 
-  /** Success rate, counts, last error and the two charts' buckets (issue 12 item 6). */
+  /** Success rate, counts, last error and the two charts' buckets. */
   health: accountProcedure.input(idInput).query(async ({ ctx, input }) => {
     const h = await endpointHealth(ctx.db, ctx.accountId, input.id);
     const bucket = (b: { start: Date; succeeded: number; failed: number }) => ({
@@ -136,7 +136,7 @@ export const webhooksRouter = createUiRouter({
     return { ...presentHealth(h), hourly: h.hourly.map(bucket), daily: h.daily.map(bucket) };
   }),
 
-  /** The secret is in this answer only (SPEC 2.6). */
+  /** The secret is in this answer only. */
   create: accountProcedure
     .input(
       z.object({
@@ -157,7 +157,7 @@ export const webhooksRouter = createUiRouter({
       return { endpoint: presentEndpoint(endpoint), secret: endpoint.secret };
     }),
 
-  /** Issue 12 item 2: URL (re-checked, D12), events and description; id, secret and history stay. */
+  /** URL (checked again as at registration), events and description; id, secret and history stay. */
   update: accountProcedure
     .input(
       z.object({
@@ -177,7 +177,7 @@ export const webhooksRouter = createUiRouter({
       ),
     ),
 
-  /** Issue 12 item 3: a new secret, shown once; the old one signs too for the overlap. */
+  /** A new secret, shown once; the old one signs too for the overlap. */
   rotateSecret: accountProcedure
     .input(
       z.object({
@@ -209,14 +209,14 @@ export const webhooksRouter = createUiRouter({
     return { ok: true as const };
   }),
 
-  /** SPEC 3.1: re-enable is offered here, not through /v1. */
+  /** Re-enabling is offered here, not through /v1. */
   reenable: accountProcedure
     .input(idInput)
     .mutation(async ({ ctx, input }) =>
       presentEndpoint(await reenableEndpointOrThrow(ctx.db, ctx.accountId, input.id)),
     ),
 
-  /** A sample of the chosen event in its real payload shape (D9); else the first subscribed event. */
+  /** A sample of the chosen event in its real payload shape; else the first subscribed event. */
   sendTest: accountProcedure
     .input(z.object({ id: z.guid(), event: z.enum(WEBHOOK_EVENTS).optional() }))
     .mutation(({ ctx, input }) => sendTestEvent(ctx.db, ctx.services, ctx.accountId, input.id, input.event)),
@@ -225,14 +225,14 @@ export const webhooksRouter = createUiRouter({
     .input(z.object({ deliveryId: z.guid() }))
     .mutation(({ ctx, input }) => resendDelivery(ctx.db, ctx.services, ctx.accountId, input.deliveryId)),
 
-  /** Issue 12 item 5: queue again every delivery that failed or was cancelled since `since`. */
+  /** Queue again every delivery that failed or was cancelled since `since`. */
   recover: accountProcedure
     .input(z.object({ id: z.guid(), since: isoTime }))
     .mutation(({ ctx, input }) =>
       recoverDeliveries(ctx.db, ctx.services, ctx.accountId, input.id, new Date(input.since)),
     ),
 
-  /** Issue 12 item 1: deliveries (one per event), newest first, with state; filters and lookup. */
+  /** Deliveries (one per event), newest first, with state; filters and lookup. */
   deliveries: accountProcedure
     .input(
       z.object({
