@@ -5,7 +5,7 @@ export const PLANS = ['free', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 export const FORM_NAMES = ['A', 'B'] as const;
 export type FormName = (typeof FORM_NAMES)[number];
-/** D1: the form of a key created without one, and of an answer given before a key names one. */
+/** The form of a key created without one, and of an answer given before a key names one. */
 export const DEFAULT_FORM: FormName = 'A';
 /** A form's name as a header, query or flag gives it (any case, spaces around), or undefined. */
 export function parseFormName(raw: string): FormName | undefined {
@@ -19,14 +19,14 @@ export type Platform = (typeof PLATFORMS)[number];
 export const EVENT_TYPES = ['meeting.started', 'meeting.transcribed', 'summary.ready'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** SPEC 6.1, D9: names an endpoint can subscribe to that stand for another event type. */
+/** Names an endpoint can subscribe to that stand for another event type. */
 export const EVENT_ALIASES = { 'meeting.completed': 'meeting.transcribed' } as const satisfies Record<
   string,
   EventType
 >;
 export type EventAlias = keyof typeof EVENT_ALIASES;
 
-/** Events a webhook endpoint can subscribe to (SPEC 6.1): every event type and alias, in the order a meeting produces them. */
+/** Events a webhook endpoint can subscribe to: every type and alias, in the order a meeting produces them. */
 export const WEBHOOK_EVENTS = [
   'meeting.started',
   'meeting.transcribed',
@@ -39,7 +39,7 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const eventTypeOf = (name: WebhookEvent): EventType =>
   name in EVENT_ALIASES ? EVENT_ALIASES[name as EventAlias] : (name as EventType);
 
-/** SPEC 6.5: the initial attempt plus three retries; the dispatcher and the settings app both count to it. */
+/** The initial attempt plus three retries; the dispatcher and the settings app both count to it. */
 export const WEBHOOK_MAX_ATTEMPTS = 4;
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

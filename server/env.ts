@@ -36,7 +36,7 @@ const positiveInt = (name: string, fallback: number) =>
     });
 
 /**
- * A key for the webhook secrets at rest (issue 12 item 7): 32 bytes written as base64 or base64url
+ * A key for the webhook secrets at rest: 32 bytes written as base64 or base64url
  * (43 characters, or 44 with the `=` padding) or as 64 hex digits; null for anything else.
  */
 export function decodeSecretsKey(text: string): Buffer | null {
@@ -139,13 +139,14 @@ const envSchema = z
         return parts.map((p) => Number(p.trim())) as [number, number, number];
       }),
     WEBHOOK_ALLOW_PRIVATE_URLS: bool,
-    // Issue 12 item 7: the key webhook signing secrets are encrypted under at rest (unset: a key
+    // The key webhook signing secrets are encrypted under at rest (unset: a key
     // generated once into DATA_DIR, see server/webhooks/secret-keys.ts), and older keys that still
     // open them during a key rotation.
     SECRETS_KEY: secretsKey,
     SECRETS_PREVIOUS_KEYS: previousSecretsKeys,
-    // Issue 15: the operators: signed in with one of these addresses (verified), an account sees
-    // the operator console (/admin) and gets the early-access requests by email.
+    // The operators: signed in with one of these addresses (once its owner opened a link emailed
+    // to it), an account sees the operator console (/admin); the addresses get the early-access
+    // requests by email.
     ADMIN_EMAILS: z
       .string()
       .optional()
@@ -171,7 +172,7 @@ const envSchema = z
       .string()
       .optional()
       .transform((v) => (v?.trim() ? v.trim() : 'Meeting Notes <no-reply@localhost>')),
-    // Issue 13: the default matches meaning (USE-lite, shipped in node_modules, nothing downloaded).
+    // The default matches meaning (USE-lite, shipped in node_modules, nothing downloaded).
     EMBEDDINGS_PROVIDER: z
       .enum(['local', 'semantic', 'openai', ''])
       .optional()
@@ -188,7 +189,7 @@ const envSchema = z
       .string()
       .optional()
       .transform((v) => (v?.trim() ? v.trim() : undefined)),
-    // Unset: 768 for `semantic` (512 meaning + 256 words, issue 13), else 384 (D19); see below.
+    // Unset: 768 for `semantic` (512 meaning + 256 words), else 384; see below.
     EMBEDDINGS_DIMENSIONS: positiveInt('EMBEDDINGS_DIMENSIONS', 0),
     SEARCH_EXACT_MAX_ROWS: positiveInt('SEARCH_EXACT_MAX_ROWS', 5_000),
     // Model threads of the semantic embedder; unset: from the cores (services.ts).

@@ -44,7 +44,7 @@ function stackFrames(err: Error): string | undefined {
 }
 
 /**
- * Issue 8: an error as it may be logged, with no user content. Database errors carry values of
+ * An error as it may be logged, with no user content. Database errors carry values of
  * the query in their message ('invalid input syntax for type uuid: "…"'), detail ("Failing row
  * contains (…)"), and, under PGlite, the parameters; drizzle's wrapper puts every parameter,
  * transcript text and all, in its message. Kept: the SQL text (parameters are placeholders),

@@ -24,7 +24,7 @@ export interface Services {
   exactSearchMaxRows: number;
   /** The service's one mailer: sign-up mails, webhook deactivation notices. */
   mailer: Mailer;
-  /** Issue 15: where the emailed links point, and who the operators are (ADMIN_EMAILS, lower case). */
+  /** Where the emailed links point, and who the operators are (ADMIN_EMAILS, lower case). */
   accounts: { appUrl: string; operators: readonly string[] };
   /** Webhook delivery: the SSRF-guarded sender, retry delays, the URL policy. */
   webhooks: Omit<WebhookDeps, 'mailer'> & WebhookUrlPolicy;

@@ -28,7 +28,7 @@ import {
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
-// D4: every timestamp is kept at millisecond precision.
+// Every timestamp is kept at millisecond precision, as the API writes it.
 const ms = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
 
 /** The vector dimension the migrations create; `npm run reindex` can move a database to another. */
@@ -48,7 +48,7 @@ export const accounts = pgTable(
     name: text('name'),
     passwordHash: text('password_hash'),
     plan: text('plan', { enum: PLANS }).notNull().default('free'),
-    /** Enterprise accounts' own daily request limit (D14); null means the default. */
+    /** Enterprise accounts' own daily request limit; null means the default (100,000). */
     dailyLimit: integer('daily_limit'),
     earlyAccess: boolean('early_access').notNull().default(false),
     /**
@@ -62,9 +62,9 @@ export const accounts = pgTable(
      * verification or a reset link). Operator status needs this proof; nothing else vouches for it.
      */
     mailboxProvenAt: ms('mailbox_proven_at'),
-    /** Issue 15: when the owner asked for early access (the operators were emailed); null if never. */
+    /** When the owner asked for early access (the operators were emailed); null if never. */
     earlyAccessRequestedAt: ms('early_access_requested_at'),
-    /** Last created_at handed to a meeting of this account: keeps them distinct (D5). */
+    /** Last created_at handed to a meeting of this account: keeps them distinct. */
     lastMeetingCreatedAt: ms('last_meeting_created_at'),
     createdAt: ms('created_at').notNull().defaultNow(),
   },
@@ -83,7 +83,7 @@ export const apiKeys = pgTable(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     name: text('name').notNull().default(''),
     form: text('form', { enum: FORM_NAMES }).notNull().default(DEFAULT_FORM),
-    /** Hex SHA-256 of the whole key; the key itself is never stored (D15). */
+    /** Hex SHA-256 of the whole key; the key itself is never stored. */
     keyHash: text('key_hash').notNull(),
     prefix: text('prefix').notNull(),
     lastFour: text('last_four').notNull(),
@@ -91,7 +91,7 @@ export const apiKeys = pgTable(
     lastUsedAt: ms('last_used_at'),
     revokedAt: ms('revoked_at'),
     /**
-     * Issue 15 item 3: the key stops working at this instant (an expiry chosen at creation, or
+     * The key stops working at this instant (an expiry chosen at creation, or
      * the end of a roll's overlap); null never expires.
      */
     expiresAt: ms('expires_at'),
@@ -105,7 +105,7 @@ export const apiKeys = pgTable(
   ],
 );
 
-/** A recorded meeting. It is a note (visible through /v1) once transcribed_at is set (D3). */
+/** A recorded meeting. It is a note (visible through /v1) once transcribed_at is set. */
 export const meetings = pgTable(
   'meetings',
   {
@@ -122,17 +122,17 @@ export const meetings = pgTable(
     createdAt: ms('created_at').notNull(),
     transcribedAt: ms('transcribed_at'),
     generateSummary: boolean('generate_summary').notNull().default(true),
-    /** The Summary object of SPEC 2.4, or null until one exists. */
+    /** The Summary object, or null until one exists. */
     summary: jsonb('summary'),
     /** Recorder-supplied plain-text summary (Form A), if any. */
     summaryText: text('summary_text'),
     summaryAt: ms('summary_at'),
-    /** Form B search matches the query against this (D7); null until a summary is embedded. */
+    /** Form B search matches the query against this; null until a summary is embedded. */
     summaryEmbedding: vector('summary_embedding', { dimensions: EMBEDDING_DIMENSIONS }),
     summaryEmbeddingModel: text('summary_embedding_model'),
   },
   (t) => [
-    // D5: one account's meetings never share a created_at, so a timestamp cursor is exact.
+    // One account's meetings never share a created_at, so a timestamp cursor is exact.
     uniqueIndex('meetings_account_created_key').on(t.accountId, t.createdAt),
     index('meetings_notes_idx')
       .on(t.accountId, t.createdAt.desc(), t.id.desc())
@@ -141,7 +141,7 @@ export const meetings = pgTable(
       .on(t.accountId, t.platform, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.transcribedAt} is not null`),
     check('meetings_platform_check', sql`${t.platform} in ('meet', 'zoom', 'teams', 'phone', 'microphone')`),
-    // Built as server/search/embedding-dimensions.ts's HNSW_BUILD says (issue 14 item 6).
+    // Built as server/search/embedding-dimensions.ts's HNSW_BUILD says.
     index('meetings_summary_embedding_hnsw')
       .using('hnsw', t.summaryEmbedding.op('vector_cosine_ops'))
       .with({ m: 24, ef_construction: 128 }),
@@ -176,14 +176,14 @@ export const events = pgTable(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     meetingId: uuid('meeting_id').references(() => meetings.id, { onDelete: 'cascade' }),
     type: text('type', { enum: EVENT_TYPES }).notNull(),
-    /** The envelope's data object (SPEC 6.2, D9) as it was at the moment of the event. */
+    /** The envelope's data object as it was at the moment of the event. */
     data: jsonb('data').notNull(),
     createdAt: ms('created_at').notNull(),
   },
   (t) => [index('events_meeting_idx').on(t.meetingId)],
 );
 
-/** Fixed-window request counters shared by every instance (D14). */
+/** Fixed-window request counters shared by every instance (docs/rules.md#rate-limits). */
 export const rateLimitCounters = pgTable(
   'rate_limit_counters',
   {
@@ -195,7 +195,7 @@ export const rateLimitCounters = pgTable(
 );
 
 /**
- * Issue 15 item 3: requests made with one key, per UTC day, and in the latest clock minute seen
+ * Requests made with one key, per UTC day, and in the latest clock minute seen
  * that day (minute_start, minute_requests): one row per key and day, written in the statement
  * that authenticates the request. Rows older than the chart's reach are pruned as a key starts
  * a new day.
@@ -215,10 +215,10 @@ export const apiKeyUsage = pgTable(
 );
 
 /**
- * A window of consecutive transcript segments, embedded for Form A search (D7). Neighbouring
+ * A window of consecutive transcript segments, embedded for Form A search. Neighbouring
  * passages share a segment, so no sentence is lost at a border.
  *
- * Hash-partitioned by account into PASSAGE_PARTITIONS tables (migration 0011, issue 14 item 6),
+ * Hash-partitioned by account into PASSAGE_PARTITIONS tables (migration 0011),
  * each with its own HNSW graph: a search walks only its partition's graph, where its account's
  * rows are several times denser than in one graph of every account, so far fewer neighbours are
  * read and thrown away by the account filter. drizzle-kit cannot declare partitioning; the
@@ -242,10 +242,11 @@ export const passages = pgTable(
     embedding: vector('embedding', { dimensions: EMBEDDING_DIMENSIONS }),
     /**
      * The vectors of segments first_sequence..last_sequence, one after another, by the same model,
-     * as little-endian float32: a hit's start_time is its best-matching segment (D7), chosen
-     * without embedding at search time (issue 13). Bytes rather than real[]: a search reads these
-     * for 2 × limit passages, and formatting ~50,000 floats as text took longer than the search.
-     * Null for passages indexed before migration 0005 (then embedded per search until a reindex).
+     * as little-endian float32: a hit's start_time is its best-matching segment, chosen without
+     * embedding at search time. Bytes rather than real[]: a search reads these for 2 × limit
+     * passages, and formatting ~50,000 floats as text took longer than the search. Null for
+     * passages indexed before migration 0005, and for a few seconds after a new note's passages
+     * (then the segment sharing most words with the query stands in).
      */
     segmentEmbeddings: bytea('segment_embeddings'),
     model: text('model').notNull(),
@@ -255,7 +256,7 @@ export const passages = pgTable(
     // A meeting belongs to one account, so this is still "one passage per meeting and position".
     uniqueIndex('passages_meeting_position_key').on(t.meetingId, t.position, t.accountId),
     index('passages_account_idx').on(t.accountId),
-    // Built as server/search/embedding-dimensions.ts's HNSW_BUILD says (issue 14 item 6).
+    // Built as server/search/embedding-dimensions.ts's HNSW_BUILD says.
     index('passages_embedding_hnsw')
       .using('hnsw', t.embedding.op('vector_cosine_ops'))
       .with({ m: 24, ef_construction: 128 }),
@@ -266,10 +267,11 @@ export const JOB_KINDS = ['embed_transcript', 'embed_summary', 'summarize', 'sen
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /**
- * Background work (D20): rows with a due time, claimed with FOR UPDATE SKIP LOCKED and a lease
- * by the in-process worker or the cron route. Deleting a meeting deletes its queued work.
- * A meeting's jobs name the account and the meeting; a password-reset email names only the
- * address asked for (whether it has an account is the job's to find out, after the answer).
+ * Background work (docs/rules.md#background-work): rows with a due time, claimed with FOR UPDATE
+ * SKIP LOCKED and a lease by the in-process worker or the cron route. Deleting a meeting deletes
+ * its queued work. A meeting's jobs name the account and the meeting; a password-reset email names
+ * only the address asked for (whether it has an account is the job's to find out, after the
+ * answer).
  */
 export const jobs = pgTable(
   'jobs',
@@ -304,7 +306,7 @@ export const jobTurns = pgTable('job_turns', {
   servedAt: ms('served_at').notNull(),
 });
 
-/** A customer's webhook endpoint (SPEC 2.6). */
+/** A customer's webhook endpoint. */
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
@@ -314,20 +316,20 @@ export const webhookEndpoints = pgTable(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     url: text('url').notNull(),
     events: text('events').array().$type<WebhookEvent[]>().notNull(),
-    /** The form of the request that created it: decides the secret's format (D1, D12). */
+    /** The form of the request that created it: decides the secret's format. */
     form: text('form', { enum: FORM_NAMES }).notNull(),
     /** What the owner calls it (settings app); not part of the /v1 surface. */
     description: text('description').notNull().default(''),
     /**
-     * The signing secret as shown at creation (D10), encrypted at rest (issue 12:
-     * server/webhooks/secret-box.ts: `enc:v1:<key id>:…`). Never returned again.
+     * The signing secret as shown at creation, encrypted at rest (server/webhooks/secret-box.ts:
+     * `enc:v1:<key id>:…`). Never returned again.
      */
     secret: text('secret').notNull(),
     /** After a rotation: the replaced secret (encrypted), still signing until previous_secret_expires_at. */
     previousSecret: text('previous_secret'),
     previousSecretExpiresAt: ms('previous_secret_expires_at'),
     active: boolean('active').notNull().default(true),
-    /** Events before this moment are never delivered: creation, or the last re-enable (SPEC 3.1). */
+    /** Events before this moment are never delivered: creation, or the last re-enable. */
     activeSince: ms('active_since').notNull(),
     deactivatedAt: ms('deactivated_at'),
     /** The delivery whose fourth failure deactivated the endpoint (the Inactive banner names it). */
@@ -348,7 +350,7 @@ export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled']
 
 /**
  * One event for one endpoint: its payload is serialised once, so every attempt sends the same
- * bytes (D9), and its id is the X-Service-Delivery header, stable across retries (D10).
+ * bytes, and its id is the X-Service-Delivery header, stable across retries.
  */
 export const deliveries = pgTable(
   'deliveries',
@@ -360,7 +362,7 @@ export const deliveries = pgTable(
     eventId: uuid('event_id')
       .notNull()
       .references(() => events.id, { onDelete: 'cascade' }),
-    /** The event name this endpoint subscribed to (SPEC 6.1 alias rule). */
+    /** The event name this endpoint subscribed to (meeting.completed stands for meeting.transcribed). */
     event: text('event', { enum: WEBHOOK_EVENTS }).notNull(),
     payload: text('payload').notNull(),
     status: text('status', { enum: DELIVERY_STATUSES }).notNull().default('pending'),
@@ -381,7 +383,7 @@ export const deliveries = pgTable(
   ],
 );
 
-/** Every attempt made (SPEC 6.5 rule 5, D13), with exactly what was sent and what came back. */
+/** Every attempt made, with exactly what was sent and what came back. */
 export const deliveryAttempts = pgTable(
   'delivery_attempts',
   {
@@ -407,7 +409,7 @@ export const deliveryAttempts = pgTable(
   ],
 );
 
-/** Emails to account owners: sent through SMTP when configured, and always kept here (D21). */
+/** Emails to account owners: sent through SMTP when configured, and always kept here. */
 export const emails = pgTable(
   'emails',
   {
@@ -474,8 +476,8 @@ export const ACCOUNT_TOKEN_PURPOSES = ['verify_email', 'reset_password'] as cons
 export type AccountTokenPurpose = (typeof ACCOUNT_TOKEN_PURPOSES)[number];
 
 /**
- * Issue 15: the emailed links' tokens. Only a SHA-256 of the token is stored (like API keys,
- * D15); a token is good once (used_at) and until expires_at, and for the address it was sent to.
+ * The emailed links' tokens. Only a SHA-256 of the token is stored (like API keys); a token is good
+ * once (used_at) and until expires_at, and for the address it was sent to.
  */
 export const accountTokens = pgTable(
   'account_tokens',
@@ -500,7 +502,7 @@ export const accountTokens = pgTable(
 );
 
 /**
- * Issue 15: what operators (the console, the admin CLI) did to accounts: who, when, what changed.
+ * What operators (the console, the admin CLI) did to accounts: who, when, what changed.
  * Kept when the actor's own account goes (actor_email stays).
  */
 export const accountAuditLog = pgTable(

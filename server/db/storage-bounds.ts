@@ -1,11 +1,12 @@
-// Issue 8: what the database stores as given. Values beyond these are refused as validation
-// errors at the edge (DECISIONS-style bounds in the README), never left to fail in a query.
+// What the database stores as given. Values beyond these are refused as validation errors at the
+// edge (docs/rules.md#limits-on-input), never left to fail in a query.
 
 /**
- * Instants: years 0100 to 9999 in UTC. After 9999 toISOString() writes a 6-digit year (D4);
- * before year 1 PostgreSQL has no year 0. Years 0001-0099 would be stored but read back wrong:
- * drizzle turns PostgreSQL's "0001-01-01 00:00:00+00" into a Date with `new Date(text)`, and
- * V8 reads a year below 100 in that (non-ISO) form as 1950-2049. So those are refused too.
+ * Instants: years 0100 to 9999 in UTC. After 9999 toISOString() writes a 6-digit year, which the
+ * API's timestamp format does not allow; before year 1 PostgreSQL has no year 0. Years 0001-0099
+ * would be stored but read back wrong: drizzle turns PostgreSQL's "0001-01-01 00:00:00+00" into a
+ * Date with `new Date(text)`, and V8 reads a year below 100 in that (non-ISO) form as 1950-2049.
+ * So those are refused too.
  */
 export const EARLIEST_TIMESTAMP_MS = Date.parse('0100-01-01T00:00:00.000Z');
 export const LATEST_TIMESTAMP_MS = Date.parse('9999-12-31T23:59:59.999Z');

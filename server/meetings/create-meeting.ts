@@ -17,8 +17,9 @@ export interface CreateMeetingInput {
 }
 
 /**
- * D5: the meetings of one account never share a created_at. The account row hands out the
- * next millisecond under its row lock, so concurrent recordings of one account are ordered.
+ * The meetings of one account never share a created_at, so Form B's timestamp cursor is exact. The
+ * account row hands out the next millisecond under its row lock, so concurrent recordings of one
+ * account are ordered.
  */
 async function allocateCreatedAt(tx: Tx, accountId: string): Promise<Date> {
   const [row] = await queryRows<{ created_at: string | Date }>(
@@ -72,7 +73,7 @@ export async function createMeeting(
     await recordEvent(tx, { type: 'meeting.started', meeting, at: createdAt });
     return { id: meeting.id };
   });
-  // The meeting.started deliveries go out now, not at the worker's next tick (D20).
+  // The meeting.started deliveries go out now, not at the worker's next tick.
   services.kick();
   return result;
 }

@@ -5,7 +5,7 @@ import type { Services } from '../services';
 import { storeSummary } from './store-summary';
 
 /**
- * The summary job (D18): summarises a transcribed meeting's transcript with the configured
+ * The summary job: summarises a transcribed meeting's transcript with the configured
  * summarizer and stores the summary as the recorder's own would be (summary.ready, search),
  * unless the recorder sent one meanwhile.
  */

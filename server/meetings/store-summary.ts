@@ -10,7 +10,7 @@ import { embedsInline, type Services } from '../services';
 import { lockMeetingOrThrow } from './lock-meeting';
 
 /**
- * Stores or replaces a meeting's summary and fires summary.ready (D16, D18). A generated
+ * Stores or replaces a meeting's summary and fires summary.ready (docs/rules.md#summaries). A generated
  * summary (onlyIfMissing) never replaces one the recorder sent meanwhile.
  */
 export async function storeSummary(
@@ -45,7 +45,7 @@ export async function storeSummary(
       at: summaryAt,
     });
 
-    // Form B search matches summaries (D7): embed it now or in the background, as for passages.
+    // Form B search matches summaries: embed it now or in the background, as for passages.
     await cancelJobs(tx, meetingId, 'summarize');
     if (embedsInline(services.embedder))
       await indexSummary(tx, services.embedder, meetingId, input.summary, input.text ?? null);

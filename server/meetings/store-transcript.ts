@@ -21,8 +21,8 @@ export interface StoreTranscriptInput {
 const SEGMENT_BATCH = 2000;
 
 /**
- * Stores a meeting's transcript; from then on the meeting is a note (D3). Segments keep the
- * recorder's order as sequence 1..n (D6), and meeting.transcribed goes to the outbox in the
+ * Stores a meeting's transcript; from then on the meeting is a note. Segments keep the
+ * recorder's order as sequence 1..n, and meeting.transcribed goes to the outbox in the
  * same transaction.
  */
 export async function storeTranscript(
@@ -37,7 +37,7 @@ export async function storeTranscript(
     if (meeting.transcribedAt) throw conflict('This meeting already has a transcript');
 
     const transcribedAt = new Date();
-    // D4: duration is given, or ended_at - started_at. ended_at is given, or follows from the
+    // Duration is given, or ended_at - started_at. ended_at is given, or follows from the
     // duration, or else is now, but never earlier than the transcript's last second.
     const transcriptEnd = Math.max(...input.segments.map((s) => s.endTime ?? s.startTime));
     const endedAt =
@@ -50,7 +50,7 @@ export async function storeTranscript(
     if (endedAt.getTime() < meeting.startedAt.getTime()) {
       throw validationError("ended_at must not be earlier than the meeting's started_at");
     }
-    // Issue 8 (d): started_at, ended_at and duration_seconds are each within bounds, but together
+    // started_at, ended_at and duration_seconds are each within bounds, but together
     // they may still describe an end after year 9999 or a duration the service cannot store.
     if (!inTimestampRange(endedAt.getTime())) {
       throw validationError(
@@ -91,8 +91,8 @@ export async function storeTranscript(
       at: transcribedAt,
     });
 
-    // Issue 3: passages are embedded now (local embedder) or by the worker (remote provider);
-    // a summary is generated in the background unless the recorder says not to (D16, D18).
+    // Passages are embedded now (local embedder) or by the worker (the others); a summary is
+    // generated in the background unless the recorder says not to.
     const job = { accountId, meetingId };
     if (embedsInline(services.embedder))
       await indexTranscript(tx, services.embedder, { id: meetingId, accountId }, segments);

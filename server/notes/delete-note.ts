@@ -4,8 +4,8 @@ import { meetings } from '../db/schema';
 import { notFound } from '../errors';
 
 /**
- * Removes a note permanently (SPEC 3.2). Its transcript, events and everything else derived
- * from it go with it through ON DELETE CASCADE, in the same statement.
+ * Removes a note permanently (docs/rules.md#getting-and-deleting-a-note). Its transcript, events
+ * and everything else derived from it go with it through ON DELETE CASCADE, in the same statement.
  */
 export async function deleteNoteOrThrow(db: Queryable, accountId: string, noteId: string): Promise<void> {
   const deleted = await db

@@ -7,7 +7,7 @@ import { noteWithTranscriptColumns, toNoteRecords } from './load-notes';
 
 /**
  * A note of the account with its transcript, in one statement; another account's note, or a
- * meeting not yet transcribed (D3), is not found.
+ * meeting not yet transcribed (not a note yet), is not found.
  */
 export async function getNoteOrThrow(db: Queryable, accountId: string, noteId: string): Promise<NoteRecord> {
   const rows = await db

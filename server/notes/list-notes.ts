@@ -5,7 +5,7 @@ import type { Platform } from '../domain';
 import type { NotePage } from './note-record';
 import { foldedTranscript, noteColumns, toNoteRecords } from './load-notes';
 
-/** A list request in form-neutral terms; each form's input schema produces one (D5, D6). */
+/** A list request in form-neutral terms; each form's input schema produces one. */
 export interface ListNotesQuery {
   limit: number;
   /** Keyset position: notes strictly after this one in (created_at desc, id desc) order. */
@@ -15,7 +15,7 @@ export interface ListNotesQuery {
   createdBefore?: { at: Date; inclusive: boolean };
 }
 
-/** A page of the account's notes with their transcripts, in one statement (issue 14 item 2). */
+/** A page of the account's notes with their transcripts, in one statement. */
 export async function listNotes(db: Queryable, accountId: string, query: ListNotesQuery): Promise<NotePage> {
   const conditions: (SQL | undefined)[] = [
     eq(meetings.accountId, accountId),
@@ -30,7 +30,7 @@ export async function listNotes(db: Queryable, accountId: string, query: ListNot
   if (query.after) {
     const { createdAt, id } = query.after;
     // A row comparison, so the position is an index condition on (account_id, created_at, id):
-    // the page at any depth reads only its own rows (issue 14 item 3). The OR spelling of the same
+    // the page at any depth reads only its own rows. The OR spelling of the same
     // order could not be one and filtered every row before the cursor.
     conditions.push(
       id

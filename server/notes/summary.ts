@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// SPEC 2.4. Used to validate what the recorder or a language model supplies, and to
+// The Summary object. Used to validate what the recorder or a language model supplies, and to
 // document Form B's summary object.
 export const SummarySchema = z
   .object({
@@ -33,7 +33,7 @@ export const SummarySchema = z
 
 export type Summary = z.infer<typeof SummarySchema>;
 
-/** D6: Form A's plain-text summary when the recorder supplied none. */
+/** Form A's plain-text summary when the recorder supplied none. */
 export function renderSummaryText(summary: Summary): string {
   const parts: string[] = [];
   if (summary.context) parts.push(summary.context);

@@ -18,7 +18,7 @@ import { parseIdempotencyKey, runIdempotently, type StoredAnswer } from './run-i
 import { nameRequestRoute } from '../telemetry/tracing';
 
 export { RECORDER_PREFIX };
-// Issue 8: 10,000 segments (D16) of a few hundred bytes each fit several times over. Kept below
+// 10,000 segments of a few hundred bytes each fit several times over. Kept below
 // the 10 MB of a body that Next buffers when its proxy runs for a path (proxyClientMaxBodySize,
 // cut short silently beyond that), so that a body too large is refused, never truncated.
 export const RECORDER_MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -28,7 +28,7 @@ const answerResponse = (answer: StoredAnswer) =>
     ? new Response(answer.body, { status: answer.status, headers: { 'Content-Type': 'application/json' } })
     : new Response(null, { status: answer.status });
 
-/** The recorder API (D16): the account's API keys, Form A error bodies, not rate limited. */
+/** The recorder API (docs/rules.md#recorder-api): API-key auth, Form A error bodies, not rate limited. */
 export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' | 'services' | 'now'>) {
   const dispatch = createOpenApiDispatcher<RestContext>(recorderRouter, RECORDER_PREFIX);
   return async function handleRecorder(request: Request): Promise<Response> {

@@ -8,13 +8,13 @@ import { createMeeting } from '../meetings/create-meeting';
 import { storeSummary } from '../meetings/store-summary';
 import { storeTranscript } from '../meetings/store-transcript';
 
-// D16: how meetings enter the service. Form A errors, API-key auth, no D14 limits.
+// How meetings enter the service (docs/rules.md#recorder-api). Form A errors, API-key auth, no rate limits.
 // Text PostgreSQL would refuse (NUL, lone surrogates) is refused in every field by
 // restProcedure before these schemas run (storable-input.ts).
 
 const Created = z.object({ id: z.string().uuid() });
 
-// Issue 8 (e): a segment lies within its meeting, and no meeting lasts longer than the longest
+// A segment lies within its meeting, and no meeting lasts longer than the longest
 // duration the service stores.
 const segmentTime = (name: string, error: string) =>
   z

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client';
 import { AppError, conflict } from '../errors';
 
-// Issue 8, item 5: a recorder call sent again with the same Idempotency-Key (its first answer
+// A recorder call sent again with the same Idempotency-Key (its first answer
 // lost) gets the first answer again instead of making a second meeting or event.
 //
 // - Keys are per account and remembered for 24 hours from the first request.

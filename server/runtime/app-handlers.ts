@@ -38,7 +38,7 @@ export interface AppDeps {
   cron: { secret: string | undefined; openWithoutSecret: boolean; budgetMs?: number };
   /** Session secret and proxy trust of the settings app; from the environment unless given. */
   auth?: AuthSettings;
-  /** The public URL and proxy trust the OpenAPI documents take their servers from (issue 11). */
+  /** The public URL and proxy trust the OpenAPI documents take their servers from. */
   openapi?: OpenApiDocumentSettings;
   /** The API's clock (key expiry, rate-limit windows); tests move it. */
   now?(): Date;

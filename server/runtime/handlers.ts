@@ -29,7 +29,7 @@ function runtime(): Runtime {
       );
       return work;
     };
-    // D20: the first webhook attempt goes out right after the event: the worker is kicked, or,
+    // The first webhook attempt goes out right after the event: the worker is kicked, or,
     // without one (WORKER=off, serverless), the work runs after the response via next's after().
     const kick = () => {
       if (worker) return worker.kick();

@@ -19,7 +19,7 @@ export const runtimeHolder = globalThis as typeof globalThis & { __meetingNotes?
 /**
  * A route file's handler. The server built the runtime at start (instrumentation.ts), so a route
  * only looks it up: its bundle imports nothing else of the server, which would be a second copy
- * of every module resident in the process (issue 14 item 5). Only where nothing built it first
+ * of every module resident in the process. Only where nothing built it first
  * is ./handlers.ts loaded, on the first request.
  */
 export function routeHandler(name: keyof AppHandlers): FetchHandler {

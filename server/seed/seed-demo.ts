@@ -70,7 +70,7 @@ export async function seedDemo(
       })),
       generateSummary: false,
     });
-    // Issue 15 item 4: every demo note has a summary. The two written without one get the
+    // Every demo note has a summary. The two written without one get the
     // extractive summarizer's, made here (local, no model call), rather than a summary that the
     // seed turned off and the page would call "not generated yet" forever.
     const summary =
@@ -88,7 +88,7 @@ export async function seedDemo(
     await storeSummary(db, services, account.id, id, { summary, text: summaryText });
     if (!embedsInline(services.embedder)) {
       // The semantic model embeds in the background jobs; the demo is embedded here instead, so it
-      // is searchable the moment the server answers (about a second per meeting, issue 13).
+      // is searchable the moment the server answers (about a second per meeting).
       await indexStoredTranscript(db, services.embedder, { id, accountId: account.id });
       await indexSummary(db, services.embedder, id, summary, summaryText);
       await cancelJobs(db, id, 'embed_transcript');

@@ -13,7 +13,7 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-// GET|POST /api/cron/dispatch – Vercel Cron: runs all due work until none is due or the budget ends (D20)
+// GET|POST /api/cron/dispatch – Vercel Cron: runs all due work until none is due or the budget ends
 export function createCronHandler(deps: {
   getDatabase(): Promise<Database>;
   services: Services;

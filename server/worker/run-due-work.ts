@@ -31,7 +31,7 @@ const DELIVERY_COUNT: Record<AttemptOutcome, keyof WorkCounts | null> = {
 const legacySecretsSealed = new WeakMap<Db, Promise<void>>();
 
 /**
- * Issue 12 item 7: before this process first dispatches, plaintext signing secrets left from
+ * Before this process first dispatches, plaintext signing secrets left from
  * before encryption are sealed (one query when there are none; scripts/prepare.ts does it too, but
  * a deployment may not start through it). A failure is logged and dispatch goes on: plaintext
  * values still sign correctly, and the next process tries again.
@@ -91,10 +91,10 @@ function wakeable(stop?: WorkStop) {
 }
 
 /**
- * Runs due background work (webhook attempts, embeddings, summaries) until none is due or the
- * time budget is spent (D20). Shared by the in-process worker and the cron route; any number
- * may run at once. With waitForDue (the cron route, whose ticks are a minute apart) it also
- * waits for work that falls due within the budget, such as a 30-second retry.
+ * Runs due background work (webhook attempts, embeddings, summaries) until none is due or the time
+ * budget is spent (docs/rules.md#background-work). Shared by the in-process worker and the cron
+ * route; any number may run at once. With waitForDue (the cron route, whose ticks are a minute
+ * apart) it also waits for work that falls due within the budget, such as a 30-second retry.
  *
  * Deliveries and jobs run side by side, so a webhook's first attempt never waits behind a slow
  * job (an embedding); the jobs run in two lanes side by side too (quick: summaries and the like;

@@ -14,7 +14,7 @@ export interface Worker {
 }
 
 /**
- * The in-process worker of `npm start` (D20): runs due work every intervalMs, and when kicked.
+ * The in-process worker of `npm start`: runs due work every intervalMs, and when kicked.
  * Deliveries and the two lanes of jobs run as independent loops, so a webhook's first attempt
  * goes out, and a summary is made, while a transcript's embedding is still running rather than
  * after it.
