@@ -42,8 +42,8 @@ export const SEMANTIC_MAX_INPUT_CHARS = 20_000;
  * Background pieces go through the model in batches of at most this many characters and pieces:
  * a passage (300–800 characters) goes alone, a segment (a sentence or two) with a few others. A
  * batch is never split, so it is what a query may wait for: two passages at once made searches
- * during indexing wait about 180 ms, for a gain lost in the noise on a quiet machine (85–90 ms a
- * 390-character passage either way); short segments gain a little from company.
+ * during indexing wait longer for no measurable gain (docs/performance.md); short segments gain a
+ * little from company.
  */
 const BATCH_CHARS = 400;
 const BATCH_PIECES = 8;

@@ -17,9 +17,8 @@ const HEADERS = { 'Cache-Control': 'no-store' } as const;
 /** How long the database may take to answer a readiness check. */
 export const READY_TIMEOUT_MS = 2000;
 /**
- * How long a readiness answer is reused. Hammered by 50 clients on PGlite, /api/ready without
- * it ran a statement per call (155 calls/s) and a /v1 list beside it went from 19 to 110 ms
- * (p50); see the README's Performance section for the figures with it.
+ * How long a readiness answer is reused: without it, a probe called without pause runs a
+ * statement per call and slows the API beside it (docs/performance.md has the figures).
  */
 export const READY_CACHE_MS = 250;
 

@@ -116,8 +116,7 @@ export async function searchPassages(
   // Without stored segment vectors (a meeting whose passages are stored and whose segments are
   // still being embedded, for a few seconds; rows from before migration 0005 until a reindex),
   // the segment sharing most of the query's words is the moment: the model is never run for
-  // them in the request — a search that hit a new one-hour meeting embedded a hundred segments
-  // and took 9 s.
+  // them in the request, where a long new meeting's segments would take seconds.
   const queryStems = new Set(tokenize(q).map((t) => t.token));
   const wordsInCommon = (content: string) => {
     let n = 0;

@@ -35,7 +35,7 @@ export function loadSecretKeys(env: Env): SecretKeys {
     if (env.DATABASE_URL)
       log.warn('SECRETS_KEY is not set: webhook secrets are sealed under a key generated into DATA_DIR', {
         file,
-        hint: 'every instance that shares DATABASE_URL needs the same key: set SECRETS_KEY (see README, Secrets at rest)',
+        hint: 'every instance that shares DATABASE_URL needs the same key: set SECRETS_KEY (see docs/rules.md#configuration)',
       });
   }
   return { current: key, previous };
