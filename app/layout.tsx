@@ -18,7 +18,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   const csp = (await headers()).get('content-security-policy') ?? '';
   const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
   return (
-    // The theme script sets <html>'s class and style before React hydrates (issue 15 item 5).
+    // The theme script sets <html>'s class and style before React hydrates: no flash of light.
     <html lang="en" suppressHydrationWarning>
       <head>
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script of ours (components/theme.ts), nonced, so dark mode applies before the first paint */}

@@ -6,7 +6,7 @@ import { useEffect, useRef } from 'react';
 const WAIT_MS = 5_000;
 
 /**
- * Issue 15 item 5: after a client-side navigation, focus moves to the new page's main heading
+ * After a client-side navigation, focus moves to the new page's main heading
  * (its h1), so a keyboard or screen-reader user starts on the page they opened, not on <body>.
  * A page whose heading comes with its data gets it as soon as it is shown; one with none focuses
  * the main region. The first load and changes of the query string (filters) move nothing.

@@ -19,7 +19,7 @@ const ADMIN_LINK = { href: '/admin', label: 'Admin' };
 
 /**
  * The settings app's navigation. On a phone (below `sm`) the entries fold behind a *Menu* button
- * that lists every one of them, Account and Admin included (issue 15 item 5); from `sm` up they
+ * that lists every one of them, Account and Admin included; from `sm` up they
  * sit in one row.
  */
 export function SettingsNav({ email }: { email: string }) {

@@ -3,14 +3,14 @@ import { RouteFocus } from './route-focus';
 import { SettingsNav } from './settings-nav';
 
 /**
- * The signed-in frame of every settings page, and of /docs for a signed-in visitor (issue 15
- * item 4): a skip link as the first Tab stop, the navigation, and the main region that focus
- * moves into after a client-side navigation (item 5).
+ * The signed-in frame of every settings page, and of /docs for a signed-in visitor: a skip link
+ * as the first Tab stop, the navigation, and the main region that focus moves into after a
+ * client-side navigation.
  */
 export function SettingsShell({ email, children }: { email: string; children: ReactNode }) {
   return (
     <div className="min-h-screen">
-      {/* Issue 15 item 5: the first Tab stop skips the navigation. */}
+      {/* The first Tab stop skips the navigation. */}
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-3 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-indigo-700 focus:shadow focus:ring-2 focus:ring-indigo-500"

@@ -3,7 +3,7 @@
 import { useEffect, useId, useState } from 'react';
 import { readThemeChoice, storeThemeChoice, type ThemeChoice } from './theme';
 
-/** Issue 15 item 5: System, Light or Dark, kept in this browser (components/theme.ts). */
+/** System, Light or Dark, kept in this browser (components/theme.ts). */
 export function ThemeToggle({ className = '' }: { className?: string }) {
   const id = useId();
   // "system" until mounted: the server cannot know the stored choice.

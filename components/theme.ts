@@ -1,4 +1,4 @@
-// Issue 15 item 5: dark mode. It follows the system (prefers-color-scheme) unless a choice is
+// Dark mode. It follows the system (prefers-color-scheme) unless a choice is
 // stored in localStorage; the class `dark` on <html> is set by a script in the page's <head>,
 // before anything is painted, so a dark page never flashes light (app/layout.tsx).
 

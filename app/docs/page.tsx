@@ -7,7 +7,7 @@ import { Loading } from '@/components/ui/card';
 import { authOptions } from '@/server/auth/auth-options';
 
 // Public: the reference is readable without signing in. Signed in, it sits inside the settings
-// app's frame, its navigation included (issue 15 item 4).
+// app's frame, its navigation included.
 export const metadata = {
   title: 'API reference · Meeting Notes',
   description: 'The OpenAPI reference of the Meeting Notes /v1 API, in Form A and Form B.',

@@ -8,7 +8,7 @@ import { isRetryable } from '../ui/friendly-error';
 import { useToast } from '../ui/toast';
 import { RelativeTime } from '../ui/relative-time';
 
-/** Issue 15: asks the operators for early access (once), or says when it was asked for. */
+/** Asks the operators for early access (once), or says when it was asked for. */
 export function EarlyAccessRequest({
   requestedAt,
   emailVerified,

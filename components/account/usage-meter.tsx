@@ -2,7 +2,7 @@
 
 const number = new Intl.NumberFormat('en');
 
-/** "HH:MM" in UTC: the daily window is a UTC day (D14). */
+/** "HH:MM" in UTC: the daily window is a UTC day. */
 const utcTime = (iso: string) => new Date(iso).toISOString().slice(11, 16);
 
 export function UsageMeter({ usage }: { usage: { today: number; limit: number; resetsAt: string } }) {

@@ -20,7 +20,7 @@ import {
   PLAN_NAMES,
 } from './admin-shared';
 
-/** Issue 15 item 2: one account in the operator console. */
+/** One account in the operator console. */
 export function AccountConsolePage({ id }: { id: string }) {
   const trpc = useTRPC();
   const account = useQuery(

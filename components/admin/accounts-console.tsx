@@ -11,7 +11,7 @@ import { RelativeTime } from '../ui/relative-time';
 import { Cell, EarlyAccessBadge, NotAnOperator, number, PLAN_NAMES } from './admin-shared';
 import { CreateAccountForm } from './create-account-form';
 
-/** Issue 15 item 2: every account, open early-access requests first; search and page in the URL. */
+/** Every account, open early-access requests first; search and page in the URL. */
 export function AccountsConsole() {
   const trpc = useTRPC();
   const router = useRouter();

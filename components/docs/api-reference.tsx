@@ -112,7 +112,7 @@ export function ApiReference() {
     };
   }, [loading]);
 
-  // Issue 15 item 5: what Swagger UI leaves unnamed gets a name (its server picker is a <select>
+  // What Swagger UI leaves unnamed gets a name (its server picker is a <select>
   // in an empty <label>; axe: select-name, critical). Its React only sets the attributes it owns,
   // so one given here stays across its re-renders; new nodes are looked at as they come.
   useEffect(() => {

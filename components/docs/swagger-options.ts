@@ -3,7 +3,7 @@
  * page's own (its node, the document's URL, the form's request interceptor).
  */
 export const SWAGGER_UI_OPTIONS = {
-  // Issue 15 item 5: no deep links. With them each operation's path is a link inside the button
+  // No deep links. With them each operation's path is a link inside the button
   // that expands it (axe: nested-interactive, serious).
   deepLinking: false,
   docExpansion: 'list',
@@ -11,7 +11,7 @@ export const SWAGGER_UI_OPTIONS = {
   displayRequestDuration: true,
   // The key typed into "Authorize" stays in memory only, never in localStorage.
   persistAuthorization: false,
-  // Issue 11: no validator badge. Swagger UI's default sends the document's URL to
+  // No validator badge. Swagger UI's default sends the document's URL to
   // validator.swagger.io whenever the page's host is not localhost.
   validatorUrl: null,
 } as const;

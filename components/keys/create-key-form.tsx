@@ -13,7 +13,7 @@ import { formProfileList } from '@/server/rest/form-profiles';
 import { DEFAULT_FORM, parseFormName } from '@/server/domain';
 
 const DAY_MS = 86_400_000;
-/** Issue 15 item 3: how long a new key works; "never" by default, as before. */
+/** How long a new key works; "never" by default, as before. */
 const EXPIRIES = [
   { value: 'never', label: 'Never', days: null },
   { value: '7', label: 'In 7 days', days: 7 },

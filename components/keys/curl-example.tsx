@@ -44,7 +44,7 @@ function Snippet({ label, code }: { label: string; code: string }) {
       <figcaption className="mb-1 text-xs font-medium text-zinc-500">{label}</figcaption>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
         <pre
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: the command scrolls sideways on a phone; keyboard users must be able to focus it to scroll it (issue 15 item 5, axe scrollable-region-focusable)
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: the command scrolls sideways on a phone; keyboard users must be able to focus it to scroll it (axe scrollable-region-focusable)
           tabIndex={0}
           className="grow overflow-x-auto rounded-md bg-zinc-900 px-3 py-2 font-mono text-xs leading-relaxed text-zinc-100"
         >

@@ -25,7 +25,7 @@ export function timeUntil(iso: string, now: number): string {
 const dateOnly = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 
 /**
- * Issue 15 item 3: when a key stops working. A rolled key in its overlap says so, counts down and
+ * When a key stops working. A rolled key in its overlap says so, counts down and
  * names its replacement while that is listed; a key with a chosen expiry shows the date (counting
  * down in its last week). Nothing for a key that never expires.
  */

@@ -22,7 +22,7 @@ export function usageSummary(keyName: string, days: KeyUsage['last7Days']): stri
 }
 
 /**
- * Issue 15 item 3: a key's requests today and this minute, and a 7-day bar chart in an SVG
+ * A key's requests today and this minute, and a 7-day bar chart in an SVG
  * that a screen reader reads as one image with every day's count in its label.
  */
 export function KeyUsageSummary({ keyName, usage }: { keyName: string; usage: KeyUsage | null }) {

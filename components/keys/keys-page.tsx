@@ -14,7 +14,7 @@ import { KeyList } from './key-list';
 export function KeysPage() {
   const trpc = useTRPC();
   const account = useQuery(trpc.account.get.queryOptions());
-  // The plaintext lives only in this component's state: leaving the page forgets it (SPEC 5.3).
+  // The plaintext lives only in this component's state: leaving the page forgets it (only a hash is stored).
   const [created, setCreated] = useState<{ plaintext: string; name: string } | null>(null);
 
   return (

@@ -10,7 +10,7 @@ import { friendlyMessage } from '../ui/friendly-error';
 import { useToast } from '../ui/toast';
 import { type ApiKey, maskedKey } from './api-key';
 
-/** Issue 15 item 3: a new name for a key; the key itself, its usage and its expiry stay. */
+/** A new name for a key; the key itself, its usage and its expiry stay. */
 export function RenameKeyDialog({ apiKey }: { apiKey: ApiKey }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();

@@ -22,7 +22,7 @@ interface Rolled {
 }
 
 /**
- * Issue 15 item 3, as Stripe's "Roll key": a new key with the same name, form and expiry, shown
+ * As Stripe's "Roll key": a new key with the same name, form and expiry, shown
  * once, while the old one keeps working for the chosen overlap, so the new key can be deployed before
  * the old one answers 401. The list mounts one of these afresh each time a Roll button is
  * pressed, outside the rows, so the new key stays on screen even when the old key leaves the

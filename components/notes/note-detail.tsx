@@ -52,7 +52,7 @@ export function NoteDetail({ id }: { id: string }) {
       onSuccess: async () => {
         setDeleted(true);
         queryClient.removeQueries({ queryKey: trpc.notes.get.queryKey({ id }) });
-        // Issue 15 item 4: to the list, in place of the deleted note's page, so Back does not
+        // To the list, in place of the deleted note's page, so Back does not
         // land on "Note not found".
         toast(`Note “${noteTitle(note.data?.title ?? null)}” deleted`);
         router.replace('/notes');

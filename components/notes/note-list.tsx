@@ -124,7 +124,7 @@ function NoteRow({ note }: { note: NoteListItem }) {
         </p>
         <div className="mt-1.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-zinc-600">
           <PlatformBadge platform={note.platform} />
-          {/* Issue 15 item 4: the list is ordered by when a note was added (newest first), so that
+          {/* The list is ordered by when a note was added (newest first), so that
               is the date each row shows; the meeting's own start follows when it was another day. */}
           <span data-testid="note-added">
             Added <time dateTime={note.createdAt}>{formatStarted(note.createdAt)}</time>

@@ -8,7 +8,7 @@ const SENTIMENT_COLOR: Record<string, 'green' | 'red' | 'amber'> = {
   mixed: 'amber',
 };
 
-/** The AI summary (SPEC 2.4), or the plain-text one a recorder supplied, or a note that neither exists yet. */
+/** The AI summary, or the plain-text one a recorder supplied, or a note that neither exists yet. */
 export function NoteSummary({
   summary,
   summaryText,

@@ -28,7 +28,7 @@ export function NotesBrowser() {
   const q = params.get('q')?.trim() ?? '';
   const platformParam = params.get('platform');
   const platform = isPlatform(platformParam) ? platformParam : null;
-  // Issue 15 item 4: how many pages of the list are shown is in the URL too (?pages=), so a
+  // How many pages of the list are shown is in the URL too (?pages=), so a
   // reload or Back from a note shows as much of the list as before.
   const pages = pagesFrom(params.get('pages'));
 

@@ -15,10 +15,10 @@ const PAGE = 20;
 export const SEARCH_MAX_CHARS = 256;
 
 /**
- * Honest relevance (issue 13): the server labels each hit with the calibration of the configured
+ * Honest relevance: the server labels each hit with the calibration of the configured
  * embedder. Strong matches are listed; weaker ones are folded under "Weaker matches"; when nothing
  * is even a close match the page says so rather than dressing up the nearest noise as a result.
- * (The API itself answers the top `limit` with their scores and no threshold, D7.)
+ * (The API itself answers the top `limit` with their scores and no threshold.)
  */
 export function SearchResults({ q, onClear }: { q: string; onClear(): void }) {
   const trpc = useTRPC();

@@ -40,7 +40,7 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 
 /**
  * A failed call in words for people (components/ui/friendly-error.ts), with *Try again* when
- * given what to retry (issue 15 item 4).
+ * given what to retry.
  */
 export function ErrorMessage({
   error,

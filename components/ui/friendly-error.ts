@@ -1,4 +1,4 @@
-// Issue 15 item 4: what the settings app says when a call fails. Never the raw text of a failed
+// What the settings app says when a call fails. Never the raw text of a failed
 // fetch ("Failed to fetch") or of a schema check ("Too big: expected string to have <=256
 // characters"); the service's own messages (AppError, server/api/trpc.ts errorFormatter) are
 // already written for people and are shown as they are.

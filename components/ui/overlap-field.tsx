@@ -10,7 +10,7 @@ export const DEFAULT_OVERLAP_SECONDS = 24 * HOUR;
 
 /**
  * How long an old credential keeps working beside its replacement, as the settings app offers it
- * for a webhook secret's rotation and a key's roll (issue 12, issue 15 item 3), with a hint that
+ * for a webhook secret's rotation and a key's roll, with a hint that
  * warns in red when the old one stops at once.
  */
 export function OverlapField(props: {

@@ -2,7 +2,7 @@
 
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 
-// Issue 15 item 4: every mutation is confirmed by a toast. The live region is always in the page
+// Every mutation is confirmed by a toast. The live region is always in the page
 // (role=status, aria-live=polite), so a screen reader announces what is added to it; the toasts
 // live above the pages (components/providers.tsx), so one survives the navigation that follows a
 // delete.

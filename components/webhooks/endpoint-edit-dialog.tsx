@@ -14,8 +14,8 @@ import type { WebhookEvent } from '@/server/domain';
 import type { Endpoint } from './webhook-shared';
 
 /**
- * Issue 12 item 2: URL, events and description, edited in place (the id, secret and delivery
- * history stay). The server checks a new URL as at registration (D12) and refuses one the account
+ * URL, events and description, edited in place (the id, secret and delivery history stay). The
+ * server checks a new URL as at registration and refuses one the account
  * has registered already; its message is shown under the field it is about.
  */
 export function EndpointEditDialog({ endpoint, onUpdated }: { endpoint: Endpoint; onUpdated(): void }) {

@@ -8,7 +8,7 @@ export interface EndpointFormErrors {
 }
 
 /**
- * The server's messages are readable already (D12's "url must use https://", "An endpoint with
+ * The server's messages are readable already ("url must use https://", "An endpoint with
  * the url … is already registered", "Choose at least one event"); this puts each under its field
  * and writes "url" the way the form's label does.
  */

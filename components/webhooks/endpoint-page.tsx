@@ -64,7 +64,7 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
   const toast = useToast();
   const inactiveHintId = useId();
   const [notice, setNotice] = useState<string | null>(null);
-  // Issue 15 item 4: what an action did stays beside the buttons and is announced once, by a toast.
+  // What an action did stays beside the buttons and is announced once, by a toast.
   const announce = (text: string) => {
     setNotice(text);
     toast(text);
@@ -104,7 +104,7 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
   const remove = useMutation(
     trpc.webhooks.delete.mutationOptions({
       onSuccess: async () => {
-        // Issue 15 item 4: the list takes the deleted endpoint's place in the history, so Back
+        // The list takes the deleted endpoint's place in the history, so Back
         // does not land on "Endpoint not found".
         toast(`Endpoint deleted: ${endpoint.url}`);
         router.replace('/webhooks');

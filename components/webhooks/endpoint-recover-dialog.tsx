@@ -38,7 +38,7 @@ function fromLocalInput(value: string): Date | null {
 export const queuedText = (n: number) => `Queued ${n} ${n === 1 ? 'delivery' : 'deliveries'}`;
 
 /**
- * Issue 12 item 5, Svix's "recover failed messages": every delivery since a moment that failed or
+ * Svix's "recover failed messages": every delivery since a moment that failed or
  * was cancelled goes out again as a new delivery. The moment is compared with when deliveries were
  * created, so after an outage it defaults to when the delivery that deactivated the endpoint was
  * created (its four attempts, and the deliveries cancelled with it, come after), not to the

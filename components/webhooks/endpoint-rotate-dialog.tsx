@@ -13,7 +13,7 @@ import { DEFAULT_OVERLAP_SECONDS, OverlapField } from '../ui/overlap-field';
 import type { Endpoint } from './webhook-shared';
 
 /**
- * Issue 12 item 3: a new signing secret, shown once. The old one keeps signing for the chosen
+ * A new signing secret, shown once. The old one keeps signing for the chosen
  * overlap, so a receiver that switches to the new secret at any moment in between verifies every
  * delivery.
  */

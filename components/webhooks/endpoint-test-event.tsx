@@ -5,7 +5,7 @@ import { Button } from '../ui/button';
 import type { WebhookEvent } from '@/server/domain';
 
 /**
- * "Send test event" with the event to send: a sample in that event's real payload shape (D9),
+ * "Send test event" with the event to send: a sample in that event's real payload shape,
  * chosen from the events the endpoint subscribes to, the first by default.
  */
 export function EndpointTestEvent({

@@ -16,7 +16,7 @@ function verify(rawBody, signatureHeader, secret) {
   });
 }`;
 
-/** How a receiver checks a delivery (SPEC 6.3, 6.4). */
+/** How a receiver checks a delivery (docs/rules.md#signatures-and-headers). */
 export function SignatureHelp() {
   return (
     <Card>

@@ -25,10 +25,10 @@ const EVENT_DESCRIPTIONS: Record<WebhookEvent, string> = {
   'summary.ready': 'An AI summary has finished generating.',
 };
 
-/** SPEC 6.1, in the order a meeting produces them. */
+/** The events an endpoint can subscribe to, in the order a meeting produces them. */
 export const EVENT_OPTIONS = WEBHOOK_EVENTS.map((name) => ({ name, description: EVENT_DESCRIPTIONS[name] }));
 
-/** Attempts a delivery gets before it fails (the first and three retries, D11). */
+/** Attempts a delivery gets before it fails (the first and three retries). */
 export const MAX_DELIVERY_ATTEMPTS = WEBHOOK_MAX_ATTEMPTS;
 
 /** Every delivery state with its label and badge colour (a state without one does not compile). */

@@ -6,8 +6,8 @@ export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
 const handle = routeHandler('v1');
-// Every method, HEAD and OPTIONS included, so that Next answers none of them itself (issue 8:
-// every answer carries X-Request-Id and Cache-Control: no-store).
+// Every method, HEAD and OPTIONS included, so that Next answers none of them itself (every
+// answer carries X-Request-Id and Cache-Control: no-store).
 export {
   handle as GET,
   handle as HEAD,

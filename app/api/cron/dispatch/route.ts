@@ -1,6 +1,6 @@
 import { routeHandler } from '@/server/runtime/route-handler';
 
-// GET|POST /api/cron/dispatch – Vercel Cron runs due background work here (D20)
+// GET|POST /api/cron/dispatch – Vercel Cron runs due background work here (docs/rules.md#background-work)
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 export const maxDuration = 60;

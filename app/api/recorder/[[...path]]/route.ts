@@ -1,12 +1,12 @@
 import { routeHandler } from '@/server/runtime/route-handler';
 
-// /api/recorder and /api/recorder/* – how the desktop recorder delivers meetings (D16)
+// /api/recorder and /api/recorder/* – the recorder API (docs/rules.md#recorder-api)
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
 const handle = routeHandler('recorder');
-// Every method, HEAD and OPTIONS included, so that Next answers none of them itself (issue 8:
-// every answer carries X-Request-Id and Cache-Control: no-store).
+// Every method, HEAD and OPTIONS included, so that Next answers none of them itself (every
+// answer carries X-Request-Id and Cache-Control: no-store).
 export {
   handle as GET,
   handle as HEAD,
