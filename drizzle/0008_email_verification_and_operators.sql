@@ -29,5 +29,5 @@ CREATE INDEX "account_audit_log_account_idx" ON "account_audit_log" USING btree 
 CREATE INDEX "account_audit_log_created_idx" ON "account_audit_log" USING btree ("created_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE UNIQUE INDEX "account_tokens_token_hash_key" ON "account_tokens" USING btree ("token_hash");--> statement-breakpoint
 CREATE INDEX "account_tokens_account_idx" ON "account_tokens" USING btree ("account_id","purpose");--> statement-breakpoint
--- Accounts from before issue 15 keep getting their emails: they count as verified since they were made.
+-- Accounts from before email verification keep getting their emails: they count as verified since they were made.
 UPDATE "accounts" SET "email_verified_at" = "created_at" WHERE "email_verified_at" IS NULL;

@@ -1,4 +1,4 @@
--- Issue 15 item 3: keys that expire (a chosen expiry, or the end of a roll's overlap), the key a rolled one was replaced by, and requests per key per UTC day with the latest minute's count.
+-- Keys that expire (a chosen expiry, or the end of a roll's overlap), the key a rolled one was replaced by, and requests per key per UTC day with the latest minute's count.
 CREATE TABLE "api_key_usage" (
 	"key_id" uuid NOT NULL,
 	"day" date NOT NULL,
