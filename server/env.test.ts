@@ -17,7 +17,7 @@ function envError(source: Record<string, string | undefined>): EnvError {
   throw new Error(`parseEnv accepted ${JSON.stringify(source)}`);
 }
 
-describe('parseEnv (D21 configuration)', () => {
+describe('parseEnv: the configuration from the environment', () => {
   it('defaults with an empty environment', () => {
     const env = parseEnv({});
     expect(env).toMatchObject({
@@ -29,7 +29,7 @@ describe('parseEnv (D21 configuration)', () => {
       WORKER_INTERVAL_MS: 1000,
       WEBHOOK_ALLOW_PRIVATE_URLS: false,
     });
-    // D21: no DATABASE_URL means the embedded PGlite database in DATA_DIR.
+    // No DATABASE_URL means the embedded PGlite database in DATA_DIR.
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.CRON_SECRET).toBeUndefined();
   });

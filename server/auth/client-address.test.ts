@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EnvError, parseEnv } from '../env';
 import { clientAddress, installForwardedForPeer } from './client-address';
 
-describe('TRUST_PROXY (issue 8: X-Forwarded-For is trusted only when configured)', () => {
+describe('TRUST_PROXY: X-Forwarded-For is trusted only when configured', () => {
   it.each([
     [{}, 0],
     [{ TRUST_PROXY: '' }, 0],
@@ -32,7 +32,7 @@ describe('TRUST_PROXY (issue 8: X-Forwarded-For is trusted only when configured)
   });
 });
 
-describe('clientAddress (issue 8: who is asking, behind TRUST_PROXY proxies)', () => {
+describe('clientAddress: who is asking, behind TRUST_PROXY proxies', () => {
   it.each([
     // [X-Forwarded-For as the server finally sees it, trusted hops, client]
     ['203.0.113.9', 0, '203.0.113.9'],
@@ -54,7 +54,7 @@ describe('clientAddress (issue 8: who is asking, behind TRUST_PROXY proxies)', (
   });
 });
 
-describe('installForwardedForPeer (issue 8: a forged X-Forwarded-For does not pick the address)', () => {
+describe('installForwardedForPeer: a forged X-Forwarded-For does not pick the address', () => {
   async function seenBy(hops: number, sent: Record<string, string>) {
     const uninstall = installForwardedForPeer(hops);
     const server = http.createServer((req, res) => res.end(JSON.stringify(req.headers)));

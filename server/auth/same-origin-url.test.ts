@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sameOriginUrl } from './same-origin-url';
 
-describe('sameOriginUrl (issue 8: callbackUrl only leads to this site)', () => {
+describe('sameOriginUrl: callbackUrl only leads to this site', () => {
   const base = 'https://notes.example.com';
   it.each([
     ['/keys', 'https://notes.example.com/keys'],

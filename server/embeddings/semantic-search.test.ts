@@ -6,7 +6,7 @@ import { changeDimensions, ensureVectorIndexes, storedDimensions } from '../sear
 import { demoMeetings } from '../seed/demo-meetings';
 import { tokenize } from './local-embedder';
 
-// Issue 13 step 1: EMBEDDINGS_PROVIDER=semantic end to end, through real HTTP, a real database and
+// EMBEDDINGS_PROVIDER=semantic end to end, through real HTTP, a real database and
 // the background worker: the transcript is stored at once, its passages are embedded in the
 // background (not inline, the model being slower than the lexical one), and /v1/notes/search then
 // finds meetings by meaning.

@@ -4,7 +4,7 @@ import { createServices } from '../services';
 import { loadUseLite, SemanticEmbedder } from './semantic-embedder';
 import { loadUseLiteInWorker, modelThreadsRunning, stopUseLiteThreads } from './use-lite-worker';
 
-// Issue 13: the service runs USE-lite on a worker thread so that encoding a meeting in the
+// The service runs USE-lite on a worker thread so that encoding a meeting in the
 // background does not hold the event loop that answers searches. Same model, same numbers.
 
 const TEXTS = [

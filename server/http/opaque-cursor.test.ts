@@ -5,7 +5,7 @@ const ID = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
 const AT = new Date('2026-03-04T05:06:07.089Z');
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
-describe('Form A cursor (D5: opaque base64url of the sort key)', () => {
+describe('Form A cursor: opaque base64url of the sort key', () => {
   it('encodeCursor/decodeCursor round-trip the created_at (to the millisecond) and id', () => {
     const cursor = encodeCursor({ createdAt: AT, id: ID });
     const decoded = decodeCursor(cursor);

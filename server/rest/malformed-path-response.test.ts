@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { hasMalformedPathEncoding } from '../http/malformed-path';
 import { malformedPathResponse } from './malformed-path-response';
 
-// Issue 8 (f): what Next's proxy answers for an API path whose percent-encoding does not decode
+// What Next's proxy answers for an API path whose percent-encoding does not decode
 // (Next itself would fail decoding the route's parameters with a bare plain-text 500).
 
 const request = (path: string, headers: Record<string, string> = {}) =>
   new Request(`http://localhost${path}`, { headers });
 
-describe('hasMalformedPathEncoding (issue 8 (f))', () => {
+describe('hasMalformedPathEncoding: whether the percent-encoding of a path decodes', () => {
   it.each([
     '/v1/notes/%FF',
     '/v1/%',
@@ -29,7 +29,7 @@ describe('hasMalformedPathEncoding (issue 8 (f))', () => {
   ])('%s decodes', (path) => expect(hasMalformedPathEncoding(path)).toBe(false));
 });
 
-describe('malformedPathResponse (issue 8 (f), D1, D2)', () => {
+describe('malformedPathResponse: a 400 in the form the request asks for', () => {
   it('null for a well-formed API path and for any path outside /v1 and /api/recorder', () => {
     expect(malformedPathResponse(request('/v1/notes/3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b'))).toBeNull();
     expect(malformedPathResponse(request('/notes/%FF'))).toBeNull();
