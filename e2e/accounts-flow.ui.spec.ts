@@ -4,11 +4,11 @@ import { expect, test } from './fixtures';
 import { linkPath, mailTo } from './mailbox';
 import { shot } from './screenshots';
 
-// Issue 15 items 1 and 2, Done-when, in Chromium against `npm start` with a real SMTP server on
-// 127.0.0.1 (e2e/start-server.ts): sign-up → verify by the emailed link → request early access →
-// the operator (ADMIN_EMAILS=operator@e2e.test) grants it → the first /v1 call succeeds; forgot
-// password → reset → the account's other sessions end. Every new page is checked with axe (no
-// serious or critical violation) at 1280 px and at a 390 px phone, and photographed.
+// Verification, early access and password reset, in Chromium against `npm start` with a real SMTP
+// server on 127.0.0.1 (e2e/start-server.ts): sign-up → verify by the emailed link → request early
+// access → the operator (ADMIN_EMAILS=operator@e2e.test) grants it → the first /v1 call succeeds;
+// forgot password → reset → the account's other sessions end. Every new page is checked with axe
+// (no serious or critical violation) at 1280 px and at a 390 px phone, and photographed.
 
 const OPERATOR = 'operator@e2e.test';
 const PASSWORD = 'quiet harbor lantern 71';

@@ -1,8 +1,8 @@
 import { expect, test } from './fixtures';
 import { demoLogin, readState } from './state';
 
-// Issue 15 items 4 and 5, first steps: a favicon (no console error for a missing one) and a skip
-// link that is the first Tab stop of every settings page and moves focus past the navigation.
+// Comfort, first steps: a favicon (no console error for a missing one) and a skip link that is the
+// first Tab stop of every settings page and moves focus past the navigation.
 
 const state = readState();
 

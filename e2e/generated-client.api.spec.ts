@@ -8,11 +8,11 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { demoLogin, readState } from './state';
 
-// Issue 11, item 5: the README's typed client. Types are generated with openapi-typescript from
-// the documents `npm start` serves, a client written against them with openapi-fetch is
-// type-checked (strict, zero diagnostics), and that same client then runs the README's flows
-// against the server in each form: list and page to the end, get, search, webhooks, delete, and
-// each documented error with its typed `error` object. Everything generated goes to os.tmpdir().
+// The README's typed client. Types are generated with openapi-typescript from the documents
+// `npm start` serves, a client written against them with openapi-fetch is type-checked (strict, zero
+// diagnostics), and that same client then runs the README's flows against the server in each form:
+// list and page to the end, get, search, webhooks, delete, and each documented error with its typed
+// `error` object. Everything generated goes to os.tmpdir().
 
 const root = path.resolve(import.meta.dirname, '..');
 const state = readState();
@@ -109,7 +109,7 @@ import type { components, paths } from './meeting-notes-b';
 type NoteList = components['schemas']['NoteList'];
 
 export async function run(baseUrl: string, key: string, noteId: string, receiverUrl: string) {
-  // A Form A key answered in Form B: X-API-Form says which form (D1), as the document does.
+  // A Form A key answered in Form B: X-API-Form says which form, as the document does.
   const api = createClient<paths>({ baseUrl, headers: { Authorization: \`Bearer \${key}\`, 'X-API-Form': 'B' } });
 
   const pages: NoteList[] = [];
@@ -135,13 +135,13 @@ export async function run(baseUrl: string, key: string, noteId: string, receiver
   const removedHook = await api.DELETE('/webhooks/{id}', { params: { path: { id: created.data.id } } });
   const success: boolean | undefined = removedHook.data?.success;
 
-  // Each documented error. Without X-API-Form and without a key, the 401 is Form A's (D1);
+  // Each documented error. Without X-API-Form and without a key, the 401 is Form A's;
   // with X-API-Form: B it is Form B's: the Form B document types both.
   const noKeyDefault = await createClient<paths>({ baseUrl }).GET('/notes');
   const noKey = await createClient<paths>({ baseUrl, headers: { 'X-API-Form': 'B' } }).GET('/notes');
   const unknown = await api.GET('/notes/{id}', { params: { path: { id: '${UNKNOWN_ID}' } } });
   const badLimit = await api.GET('/notes', { params: { query: { limit: 500 } } });
-  // Every Form B error body is {"error": string}, but for the 401 that D1 answers in Form A.
+  // Every Form B error body is {"error": string}, but a 401 without X-API-Form is Form A's.
   const messages: (string | undefined)[] = [unknown.error?.error, badLimit.error?.error].map((e) =>
     typeof e === 'object' ? e.code : e,
   );
@@ -399,7 +399,7 @@ test('the checked Form B client (X-API-Form: B) runs the README flows and gets t
     expect(r.webhookDeleted).toEqual({ status: 200, data: { success: true }, success: true });
 
     // Form B errors: {"error":"<message>"}, 400 where Form A says 422; a 401 without
-    // X-API-Form is Form A's (D1), as the Form B document's 401 says.
+    // X-API-Form is Form A's, as the Form B document's 401 says.
     expect(r.errors.noKey).toEqual({ status: 401, error: { error: expect.any(String) } });
     expect(r.errors.noKeyDefault).toEqual({
       status: 401,

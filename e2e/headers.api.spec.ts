@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures';
 
-// Issue 8 item 3 and item 2 (f), through the real `npm start` server: the headers every response
-// carries, the per-request CSP of pages, and paths that Next's router cannot decode.
+// Through the real `npm start` server: the headers every response carries, the per-request CSP of
+// pages, and paths that Next's router cannot decode.
 
 const PAGES = ['/', '/sign-in', '/sign-up', '/docs', '/notes', '/keys', '/webhooks', '/account'];
 

@@ -4,11 +4,11 @@ import { expect, test } from './fixtures';
 import { shot } from './screenshots';
 import { readState, signInAsDemo } from './state';
 
-// Issue 15 item 3 end to end, in Debian's Chromium against `npm start`: API keys renamed, rolled
-// with an overlap (the old key answering 200 until the overlap ends, then 401) and keeping their
-// expiry, a replacement revoked with or without the key it replaced, keys created with an expiry,
-// and each key's usage, all through the settings app and checked against /v1 with the keys the
-// page showed. The keys page's README pictures with usage, rolling and revoking come from here.
+// API keys end to end, in Debian's Chromium against `npm start`: keys renamed, rolled with an
+// overlap (the old key answering 200 until the overlap ends, then 401) and keeping their expiry, a
+// replacement revoked with or without the key it replaced, keys created with an expiry, and each
+// key's usage, all through the settings app and checked against /v1 with the keys the page showed.
+// The keys page's README pictures with usage, rolling and revoking come from here.
 
 const state = readState();
 const HOUR_MS = 3_600_000;

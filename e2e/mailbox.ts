@@ -3,7 +3,7 @@ import { expect } from '@playwright/test';
 import type { CapturedMail } from '../test/smtp-capture';
 import { MAILBOX_FILE } from './mailbox-file';
 
-// What the SMTP server of e2e/start-server.ts caught (issue 15).
+// What the SMTP server of e2e/start-server.ts caught.
 
 export function readMailbox(): CapturedMail[] {
   if (!fs.existsSync(MAILBOX_FILE)) return [];

@@ -5,11 +5,11 @@ import { expect, test } from './fixtures';
 import { shot } from './screenshots';
 import { demoLogin, readState, signInAsDemo } from './state';
 
-// Issue 15 items 4 (no dead ends) and 5 (accessibility and comfort) in the settings app of a
-// fresh `npm start`: toasts after mutations, the list after deleting what was on screen (and Back
-// does not land on "not found"), friendly messages with *Try again* instead of "Failed to fetch",
-// the date the notes list is sorted by, summaries on every demo note, a phone menu with every
-// entry, focus on the new page's heading, and /docs inside the app's frame when signed in.
+// No dead ends, accessibility and comfort in the settings app of a fresh `npm start`: toasts after
+// mutations, the list after deleting what was on screen (and Back does not land on "not found"),
+// friendly messages with *Try again* instead of "Failed to fetch", the date the notes list is
+// sorted by, summaries on every demo note, a phone menu with every entry, focus on the new page's
+// heading, and /docs inside the app's frame when signed in.
 
 const state = readState();
 

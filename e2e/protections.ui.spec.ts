@@ -2,9 +2,8 @@ import http from 'node:http';
 import { expect, test, type Page } from '@playwright/test';
 import { readState, signInAsDemo } from './state';
 
-// Issue 8 item 3 in Debian's Chromium against `npm start`: the pages work under their
-// Content-Security-Policy (no violation reported on any of them, Swagger UI included), and
-// another origin cannot frame them.
+// In Debian's Chromium against `npm start`: the pages work under their Content-Security-Policy (no
+// violation reported on any of them, Swagger UI included), and another origin cannot frame them.
 
 const state = readState();
 

@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { demoLogin, readState, signInAsDemo } from './state';
 
-// Issue 13: search that understands meaning, honest about weak matches, in the settings app of a
-// fresh `npm start` (the default semantic embedder; the demo meetings are embedded by the seed).
+// Search that understands meaning, honest about weak matches, in the settings app of a fresh
+// `npm start` (the default semantic embedder; the demo meetings are embedded by the seed).
 
 const state = readState();
 

@@ -6,7 +6,7 @@ import { processTree } from '../scripts/process-tree';
 import { uploadUntilAnswered } from '../test/stream-upload';
 import { STATE_DIR } from './state';
 
-// Issue 8, the settings app's side, against `npm start` (next build + the production server):
+// The settings app's protections, against `npm start` (next build + the production server):
 // anonymous requests cannot exhaust the server's memory, a forged X-Forwarded-For does not get
 // around the sign-in throttle, and callbackUrl never leads off the site.
 

@@ -1,11 +1,10 @@
 import http from 'node:http';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 
-// Issue 8 Done-when, as a new user tries it in Debian's Chromium against `npm start`: sign up,
-// sign in, sign out, and the old cookie no longer works; "sign out everywhere"; a callbackUrl
-// that leads off the site lands on /notes; a throttled sign-in says to wait. Issue 12: a
-// signed-out visit to a settings page asks to sign in with that page as the callbackUrl, and
-// signing in returns there.
+// Sessions, as a new user tries them in Debian's Chromium against `npm start`: sign up, sign in,
+// sign out, and the old cookie no longer works; "sign out everywhere"; a callbackUrl that leads off
+// the site lands on /notes; a throttled sign-in says to wait. A signed-out visit to a settings page
+// asks to sign in with that page as the callbackUrl, and signing in returns there.
 
 test.describe.configure({ mode: 'serial' });
 

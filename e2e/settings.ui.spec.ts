@@ -4,10 +4,10 @@ import { shot } from './screenshots';
 import { demoLogin, readState } from './state';
 import { startReceiver } from './webhook-receiver';
 
-// Issue 5 end to end, in Debian's Chromium against `npm start`: sign up, keys, webhooks with
-// a real receiver on 127.0.0.1, deactivation and re-enable, notes search and delete. Each page
-// is photographed (e2e/screenshots.ts); the webhook pages' README pictures are taken by the
-// owner's whole journey in e2e/webhooks-journey.ui.spec.ts.
+// The settings app end to end, in Debian's Chromium against `npm start`: sign up, keys, webhooks
+// with a real receiver on 127.0.0.1, deactivation and re-enable, notes search and delete. Each page
+// is photographed (e2e/screenshots.ts); the webhook pages' README pictures are taken by the owner's
+// whole journey in e2e/webhooks-journey.ui.spec.ts.
 
 const state = readState();
 
@@ -32,7 +32,7 @@ test('sign up; the account explains it has no early access, and its key gets 403
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('a long enough password');
   await page.getByRole('button', { name: 'Create account' }).click();
-  // Issue 8: the answer does not say whether the address was taken; a new one signs in.
+  // The answer does not say whether the address was taken; a new one signs in.
   await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
   await page.getByRole('link', { name: 'Sign in' }).click();
   await page.getByLabel('Email').fill(email);
@@ -113,7 +113,7 @@ test('a webhook endpoint: test event in the log; four failures deactivate it; re
     expect(receiver.received.length).toBe(1);
 
     // The receiver now fails: four attempts (retry delays 4 s in this run), then the endpoint is
-    // inactive. Issue 12: that is one delivery, failed, with its four attempts inside.
+    // inactive. That is one delivery, failed, with its four attempts inside.
     receiver.answer(500);
     await page.getByTestId('send-test-event').click();
     await expect(page.getByTestId('endpoint-status')).toHaveText('Inactive', { timeout: 45_000 });

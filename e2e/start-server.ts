@@ -16,8 +16,8 @@ const root = path.resolve(import.meta.dirname, '..');
 fs.rmSync(STATE_DIR, { recursive: true, force: true });
 fs.mkdirSync(STATE_DIR, { recursive: true });
 
-// Issue 15: a real SMTP server on 127.0.0.1 catches what the app emails (verification and reset
-// links, early-access requests); e2e/mailbox.ts reads what it caught.
+// A real SMTP server on 127.0.0.1 catches what the app emails (verification and reset links,
+// early-access requests); e2e/mailbox.ts reads what it caught.
 fs.writeFileSync(MAILBOX_FILE, '');
 const smtp = await startSmtpCapture({
   onMail: (mail) => fs.appendFileSync(MAILBOX_FILE, `${JSON.stringify(mail)}\n`),

@@ -13,7 +13,7 @@ export interface ReceivedRequest {
 }
 
 /**
- * A webhook receiver on 127.0.0.1 (the e2e server allows private URLs, D12) whose answer the test
+ * A webhook receiver on 127.0.0.1 (the e2e server allows private URLs) whose answer the test
  * can switch, and which keeps every request it got: path, headers and raw body.
  */
 export async function startReceiver() {

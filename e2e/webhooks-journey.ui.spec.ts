@@ -5,7 +5,7 @@ import { shot, shotOf } from './screenshots';
 import { demoLogin, readState } from './state';
 import { type ReceivedRequest, type Receiver, startReceiver } from './webhook-receiver';
 
-// Issue 12 end to end, in Debian's Chromium against `npm start`: the owner of a webhook endpoint
+// Webhooks end to end, in Debian's Chromium against `npm start`: the owner of a webhook endpoint
 // goes through everything the endpoint page offers, against a real receiver on 127.0.0.1 (the
 // e2e server allows private URLs and retries 4 s apart, e2e/start-server.ts). Then every settings
 // page is checked to fit a phone screen. The webhook pictures in the README come from here.
@@ -40,7 +40,8 @@ async function nthRequest(receiver: Receiver, count: number): Promise<ReceivedRe
 }
 
 // The two signature schemes, computed here from the secrets the page showed (not with the
-// server's own code): Stripe's (SPEC 6.4, D10) and Standard Webhooks'.
+// server's own code): Stripe's (X-Service-Signature) and Standard Webhooks'
+// (docs/rules.md#signatures-and-headers).
 const stripeV1 = (secret: string, t: string, body: string) =>
   createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${t}.${body}`, 'utf8').digest('hex');
 const standardV1 = (secret: string, id: string, t: string, body: string) =>
@@ -83,7 +84,7 @@ test('an endpoint owner’s journey: failure, retries, deactivation, re-enable, 
     await expect(page.getByTestId('endpoint-status')).toHaveText('Active');
     await expect(page.getByText('No deliveries yet')).toBeVisible();
 
-    // D11: the receiver fails; the test event's delivery is retried (4 s apart in this run)…
+    // The receiver fails; the test event's delivery is retried (4 s apart in this run)…
     receiver.answer(500);
     await expect(page.getByTestId('test-event-type')).toHaveValue('meeting.completed');
     await page.getByTestId('send-test-event').click();
@@ -101,7 +102,7 @@ test('an endpoint owner’s journey: failure, retries, deactivation, re-enable, 
     await expect(row(page, failedId)).toHaveAttribute('data-state', 'retrying', { timeout: 1_000 });
     await shot(page, 'webhook-retrying');
 
-    // …four attempts in all (SPEC 6.5), then it fails and the endpoint is deactivated, the banner
+    // …four attempts in all, then it fails and the endpoint is deactivated, the banner
     // naming the delivery and how its last attempt failed.
     await expect(row(page, failedId)).toHaveAttribute('data-state', 'failed', { timeout: 45_000 });
     await expect(page.getByTestId('endpoint-status')).toHaveText('Inactive', { timeout: 15_000 });

@@ -14,8 +14,9 @@ import { parseEnv } from '../server/env';
 import { createAppHandlers } from '../server/runtime/app-handlers';
 import { createServices } from '../server/services';
 
-// D17: the admin command line, run for real as a subprocess against a database of its own.
-// PGlite: a fresh DATA_DIR. PostgreSQL (TEST_DATABASE_URL): a fresh database on that server.
+// The admin command line (docs/rules.md#admin-command-line), run for real as a subprocess against a
+// database of its own. PGlite: a fresh DATA_DIR. PostgreSQL (TEST_DATABASE_URL): a fresh database
+// on that server.
 
 const ROOT = path.resolve(__dirname, '..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
@@ -43,7 +44,7 @@ beforeAll(async () => {
     databaseUrl = url.toString();
   }
   // Nothing is migrated here: the first CLI run (account:create, first in this file) meets a
-  // fresh database and has to apply the migrations itself (D17).
+  // fresh database and has to apply the migrations itself.
 });
 
 afterAll(async () => {
@@ -178,7 +179,7 @@ describe('admin CLI', () => {
           .select()
           .from(apiKeys)
           .where(eq(apiKeys.id, out.key_id as string));
-        // D15: only the hash, the prefix and the last four characters are stored.
+        // Only the hash, the prefix and the last four characters are stored.
         expect(key).toMatchObject({
           accountId: out.account_id,
           form: 'B',
@@ -189,7 +190,7 @@ describe('admin CLI', () => {
           lastFour: (out.api_key as string).slice(-4),
           revokedAt: null,
         });
-        // D1, D15: a Form B key of an early-access account: a Form B empty page.
+        // A Form B key of an early-access account: a Form B empty page.
         const res = await listNotes(database, out.api_key as string);
         expect(res).toStrictEqual({ status: 200, json: { data: [], next_cursor: null, has_more: false } });
       });
@@ -244,7 +245,7 @@ describe('admin CLI', () => {
           status: 403,
           json: { error: { code: 'forbidden', message: expect.any(String) } },
         });
-        // Issue 15 item 2: the CLI's changes are in the audit log the operator console shows.
+        // The CLI's changes are in the audit log the operator console shows.
         const audit = await database.db
           .select()
           .from(accountAuditLog)
@@ -396,7 +397,7 @@ describe('admin CLI', () => {
         expect(new Set(notes.map((n) => n.id)).size).toBe(12);
         expect([...new Set(notes.map((n) => n.platform))].sort()).toStrictEqual([...PLATFORMS].sort());
         for (const note of notes) expect(note.transcript.length).toBeGreaterThan(0);
-        // SPEC 4.1: newest first.
+        // Newest first.
         const created = notes.map((n) => n.created_at);
         expect(created).toStrictEqual([...created].sort().reverse());
       });

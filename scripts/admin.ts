@@ -1,4 +1,4 @@
-// npm run --silent admin -- <command> [flags]   (D17)
+// npm run --silent admin -- <command> [flags]   (docs/rules.md#admin-command-line)
 // Prints one JSON object on stdout; logs and progress go to stderr; exits non-zero on failure.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -94,7 +94,7 @@ async function main(argv: string[]): Promise<unknown> {
 
 type Flags = Record<string, string | undefined>;
 
-/** Issue 15: the CLI's changes are in the accounts' audit log, as the operator console's are. */
+/** The CLI's changes are in the accounts' audit log, as the operator console's are. */
 function cliActor(): Actor {
   let user = 'unknown';
   try {

@@ -1,7 +1,7 @@
 // npm run bench:api [-- --rounds 6 --seconds 3 --concurrency 8 --db postgres,pglite --tree DIR --no-build]
 //
-// Issue 14 item 1: what the /v1 layer costs over a bare Next route. The built app (`next build`,
-// served as `npm start` serves it) answers both:
+// What the /v1 layer costs over a bare Next route. The built app (`next build`, served as
+// `npm start` serves it) answers both:
 //  - the service: GET /v1/notes?limit=20 (20 notes of 50 segments), GET /v1/notes/:id and
 //    GET /v1/notes/search?q=… (a small account), Form A;
 //  - the baseline: a bare Next route handler that runs the same SQL (the same functions:

@@ -1,5 +1,5 @@
 // npm run bench:memory [-- --db pglite,postgres --settle 20 --requests 60 --runs 1]
-// Issue 14 item 5: the resident memory of the `npm start` process tree, as a user starts it.
+// The resident memory of the `npm start` process tree, as a user starts it.
 // For each database it runs `npm start` in this tree (which builds first if the build is stale)
 // on a port of its own — PGlite in a fresh DATA_DIR (so the first-run demo seed happens, as for a
 // new user), PostgreSQL in a fresh database on BENCH_DATABASE_URL's server with one account and

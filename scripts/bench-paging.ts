@@ -1,8 +1,8 @@
 // npm run bench:paging [-- --notes 10000 --runs 30]
-// Issue 14 item 3: is paging flat? One account of --notes notes (two segments each); the list is
-// walked to its end once in each form (pages of 100) for the cursor of the last hundred notes,
-// then `GET /v1/notes?limit=20` at the first page and at that depth are timed alternately
-// (--runs each) through the real handlers over HTTP.
+// Is paging flat? One account of --notes notes (two segments each); the list is walked to its end
+// once in each form (pages of 100) for the cursor of the last hundred notes, then
+// `GET /v1/notes?limit=20` at the first page and at that depth are timed alternately (--runs each)
+// through the real handlers over HTTP.
 // Prints last ÷ first (p50) per form and database; the goal is at most 1.2. On the embedded
 // database, and on PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server.
 import { parseArgs } from 'node:util';
@@ -33,7 +33,7 @@ const LIMIT = 20;
 type Page = { data: unknown[]; next_cursor: string | null; has_more: boolean };
 
 /**
- * Form B allows 100 requests a minute per key (D14): the bench takes a fresh key of the account
+ * Form B allows 100 requests a minute per key: the bench takes a fresh key of the account
  * every 90 requests, so no request is refused and none waits.
  */
 function keyPool(database: Database, accountId: string) {

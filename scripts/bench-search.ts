@@ -1,5 +1,5 @@
 // npm run bench:search [-- --passages 100000 --accounts 1000 --queries 50 --db pglite|postgres|both --dimensions 768]
-// Issue 3's search benchmark. Builds a synthetic corpus of meeting transcripts (passages spread
+// The search benchmark. Builds a synthetic corpus of meeting transcripts (passages spread
 // over many accounts: one small account of 20 passages, one large of 20,000, the rest in between),
 // embeds it with the local embedder (topic vocabularies give clustered vectors, unlike uniform
 // random ones), bulk-inserts it with the HNSW index dropped and then builds the index, timing
@@ -45,9 +45,9 @@ const { values } = parseArgs({
     /** SEARCH_EXACT_MAX_ROWS for the second server, so the large account goes through HNSW. */
     'hnsw-threshold': { type: 'string', default: '1000' },
     /**
-     * Vector dimension of the corpus (the word-matching embedder at that size; issue 13's
-     * semantic default stores 768). Embedding 100,000 passages with the semantic model itself
-     * would take hours on two cores, so the index is measured at its dimension on these vectors.
+     * Vector dimension of the corpus (the word-matching embedder at that size; the semantic default
+     * stores 768). Embedding 100,000 passages with the semantic model itself would take hours on
+     * two cores, so the index is measured at its dimension on these vectors.
      */
     dimensions: { type: 'string', default: '768' },
     'maintenance-work-mem': { type: 'string' },
@@ -60,10 +60,10 @@ const { values } = parseArgs({
     /** Print the HNSW query's plan for each measured account on stderr. */
     explain: { type: 'boolean', default: false },
     /**
-     * Experiment (issue 14 item 6): index half-precision copies of the vectors (an expression
-     * index on embedding::halfvec(dim)) and order the straight-SQL HNSW query by them; distances,
-     * recall and the exact search stay in full precision. The service does not do this, so the
-     * HTTP rows of such a run do not go through that index.
+     * Experiment: index half-precision copies of the vectors (an expression index on
+     * embedding::halfvec(dim)) and order the straight-SQL HNSW query by them; distances, recall and
+     * the exact search stay in full precision. The service does not do this, so the HTTP rows of
+     * such a run do not go through that index.
      */
     halfvec: { type: 'boolean', default: false },
   },
@@ -961,7 +961,8 @@ async function loadCorpus(
         a === 0 ? Math.min(remaining, Math.ceil(SMALL / 2)) : Math.min(remaining, intBetween(rng, 8, 30));
       if (remaining - count > 0 && remaining - count < 3) count = remaining;
       remaining -= count;
-      // Distinct created_at per account (D5): meetings an hour and a few seconds apart.
+      // Distinct created_at per account, as the app keeps them: meetings an hour and a few
+      // seconds apart.
       const createdAt = new Date(base + m++ * 3_600_000 + a * 1000);
       const meeting = makeMeeting(rng, favourites, count, createdAt);
       const startedAt = new Date(createdAt.getTime() - meeting.durationSeconds * 1000);
@@ -997,7 +998,7 @@ async function loadCorpus(
   }
   await flush(true);
   process.stderr.write('\n');
-  // As the app keeps it (D5): the account's last handed-out created_at.
+  // As the app keeps it: the account's last handed-out created_at.
   started = performance.now();
   await exec(
     database,

@@ -183,10 +183,10 @@ function receiverServer(post: (message: unknown) => void, nowMs: () => number) {
 }
 
 /**
- * The receiver runs in a worker thread of its own (default), as a receiver is another program:
- * in the dispatchers' thread its HTTP parsing took about a sixth of that thread's busy time
+ * The receiver runs in a worker thread of its own (default), as a receiver is another program: in
+ * the dispatchers' thread its HTTP parsing took about a sixth of that thread's busy time
  * (--cpu-prof), which one dispatcher would otherwise spend sending. With --receiver inline it
- * shares the dispatchers' thread, as it did up to issue 14 item 4.
+ * shares the dispatchers' thread.
  */
 async function startReceiver() {
   if (RECEIVER_MODE === 'inline') {
@@ -283,7 +283,7 @@ async function accountWithEndpoints(database: Database, receiver: Receiver, tag:
       url: `${receiver.url}/${tag}/${i}`,
       events: [...WEBHOOK_EVENTS],
       form: 'A',
-      // Sealed as registration seals it (issue 12 item 7): every attempt opens it.
+      // Sealed as registration seals it: every attempt opens it.
       secret: sealer.seal(FORM_PROFILES.A.newWebhookSecret()),
     });
   }

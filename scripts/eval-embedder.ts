@@ -1,8 +1,9 @@
-// The configured embedder (EMBEDDINGS_PROVIDER, EMBEDDINGS_DIMENSIONS…) as a module for the semantic
-// retrieval scorer of issue 13, so a development set is scored with exactly what the service uses:
+// The configured embedder (EMBEDDINGS_PROVIDER, EMBEDDINGS_DIMENSIONS…) as an ES module whose
+// default export is `async (texts: string[]) => number[][]`, for a retrieval scorer that loads an
+// embedder module, so a development set is scored with exactly what the service uses:
 //
 //   EMBEDDINGS_PROVIDER=semantic EMBEDDINGS_DIMENSIONS=768 \
-//     node --import tsx ../shared/semantic/evaluate.mjs ../shared/semantic/dev-set.json scripts/eval-embedder.ts
+//     node --import tsx <scorer.mjs> <set.json> scripts/eval-embedder.ts
 import { getEnv } from '../server/env';
 import { createServices } from '../server/services';
 

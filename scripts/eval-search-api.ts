@@ -1,10 +1,11 @@
-// Scores search end to end through /v1/notes/search (issue 13) on a retrieval set in the format of
-// ../shared/semantic/dev-set.json: each passage is recorded as a meeting (its sentences as
-// segments) through the recorder API, and each query is asked of Form A; recall@1, recall@5 and
-// MRR per kind, over the distinct notes of the hits in order. Also: how soon the meetings became
-// searchable, and the search latency (p50, p95) as seen by the client.
+// Scores search end to end through /v1/notes/search on a retrieval set (JSON: `passages` with an id
+// and a text, `queries` with a text, the id of the passage expected and a kind; DevSet below): each
+// passage is recorded as a meeting (its sentences as segments) through the recorder API, and each
+// query is asked of Form A; recall@1, recall@5 and MRR per kind, over the distinct notes of the
+// hits in order. Also: how soon the meetings became searchable, and the search latency (p50, p95)
+// as seen by the client.
 //
-//   npx tsx scripts/eval-search-api.ts ../shared/semantic/dev-set.json --url http://127.0.0.1:3000 --key mn_... [--hour]
+//   npx tsx scripts/eval-search-api.ts <set.json> --url http://127.0.0.1:3000 --key mn_... [--hour]
 //
 // --hour: then records a one-hour meeting and reports how soon it is searchable, and how fast
 // search answers meanwhile.
@@ -178,7 +179,7 @@ console.log(
 );
 
 if (args.includes('--hour')) {
-  // Issue 13's goal: a one-hour meeting (about 100 passages, 200 segments, 24,000 characters)
+  // The goal: a one-hour meeting (about 100 passages, 200 segments, 24,000 characters)
   // searchable within 15 s of its transcript. Its segments are the set's sentences, joined into
   // turns of 110 characters or more, twice over (that makes about 200); it is searchable when a
   // turn of its second half finds it.

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBrowser, findOnPath, planInstall } from './find-test-tools.mjs';
 
-// Issue 9: `npm test` finds a browser (CHROMIUM_PATH, /usr/bin/chromium, Playwright's own) or
-// installs Debian's chromium where it may, else stops before any test naming the command. Real
-// files in a temporary directory stand in for browsers; the CLI runs as a subprocess.
+// `npm test` finds a browser (CHROMIUM_PATH, /usr/bin/chromium, Playwright's own) or installs
+// Debian's chromium where it may, else stops before any test naming the command. Real files in a
+// temporary directory stand in for browsers; the CLI runs as a subprocess.
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 let dir: string;
@@ -96,7 +96,7 @@ describe('findBrowser', () => {
   });
 });
 
-describe('findOnPath (issue 9: openssl)', () => {
+describe('findOnPath: a tool on PATH, such as openssl', () => {
   it('finds only executables, in PATH order', () => {
     const other = fs.mkdtempSync(path.join(dir, 'bin-'));
     fs.copyFileSync(notExecutable, path.join(other, 'chromium'));

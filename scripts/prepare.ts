@@ -1,9 +1,10 @@
 // The preparing half of `npm start` (scripts/start.mjs runs it as a child process that exits):
 // migrates (with MIGRATE_ON_START=false, checks that `npm run db:migrate` ran), seals legacy
-// webhook secrets, seeds the embedded database on its first run (the demo's meetings are
-// embedded here, by the model on this process's thread), and makes the next-auth secret. Its memory — tsx, the migrations, the seed, the model — leaves with it, so the
-// server that stays resident is Next alone (issue 14 item 5). What the server needs to know is
-// written as JSON to file descriptor 3, which start.mjs reads.
+// webhook secrets, seeds the embedded database on its first run (the demo's meetings are embedded
+// here, by the model on this process's thread), and makes the next-auth secret. Its memory — tsx,
+// the migrations, the seed, the model — leaves with it, so the server that stays resident is Next
+// alone. What the server needs to know is written as JSON to file descriptor 3, which start.mjs
+// reads.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,7 +28,7 @@ async function prepareDatabase() {
         database.migrations ? 'migrated' : 'migrations checked: MIGRATE_ON_START=false'
       })`,
     );
-    // Issue 12 item 7: webhook signing secrets stored before encryption are sealed now.
+    // Webhook signing secrets stored before encryption are sealed now.
     const sealed = await sealLegacySecrets(database.db, createSecretBox(loadSecretKeys(env)));
     if (sealed > 0)
       console.log(

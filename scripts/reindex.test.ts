@@ -11,8 +11,8 @@ import { storedDimensions } from '../server/search/embedding-dimensions';
 import { searchPassages } from '../server/search/search-passages';
 import { LocalEmbedder } from '../server/embeddings/local-embedder';
 
-// D19, issue 3: `npm run reindex` re-embeds what is not on the configured model and dimension,
-// with progress, and resumes (skips what is done). Run for real as a subprocess.
+// `npm run reindex` re-embeds what is not on the configured model and dimension, with progress, and
+// resumes (skips what is done). Run for real as a subprocess.
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -84,7 +84,7 @@ it('reindex moves the database to another dimension, re-embeds every passage and
     model: 'local-lexical-v1',
     dimensions: 128,
     transcripts: 12,
-    summaries: 12, // every demo note has a summary (issue 15 item 4)
+    summaries: 12, // every demo note has a summary
   });
   expect(moved.stderr).toContain('Moving the database from 384 to 128 dimensions');
   expect(moved.stderr).toMatch(/transcripts \[#+\] 12\/12/);

@@ -1,7 +1,8 @@
 // npm run reindex: re-embeds every passage and summary that is not on the configured model and
-// dimension (D19, issue 13), with a progress bar on stderr. The new vectors are built beside the
-// ones searches use and swapped in at the end, so a server still running keeps answering from the
-// old ones; interrupted, it resumes where it stopped (see server/search/reindex-vectors.ts).
+// dimension (docs/rules.md#embeddings), with a progress bar on stderr. The new vectors are built
+// beside the ones searches use and swapped in at the end, so a server still running keeps answering
+// from the old ones; interrupted, it resumes where it stopped (see
+// server/search/reindex-vectors.ts).
 import { DatabaseInUseError, PendingMigrationsError } from '../server/db/client';
 import { openConfiguredDatabase } from '../server/db';
 import { EnvError, getEnv } from '../server/env';

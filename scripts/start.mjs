@@ -5,10 +5,10 @@
 //
 // This file is plain JavaScript on purpose: the process that stays resident loads Next and
 // nothing else — no TypeScript loader, no second copy of the server's modules, none of the
-// memory that preparing the database took (issue 14 item 5).
+// memory that preparing the database took.
 //
 // `npm start` runs it through scripts/start.sh, which sets how V8 and malloc use memory (the
-// reasons and figures are there and in the README, Performance).
+// reasons are there; the figures in docs/performance.md).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';

@@ -12,12 +12,11 @@
 #   compilers' peak at start stayed resident.
 # - V8's young generation is held to 8 MB semi-spaces instead of 16, so that it does not idle
 #   with a start's worth of garbage.
-# bench:memory, idle tree, three runs each: 220-222 MB with all three, 263-272 MB with
-# --no-liftoff alone, 292-325 MB with none (README, Performance). On PostgreSQL the idle server
-# compiles no WebAssembly: with none of them it was 149-168 MB against 150-170 MB with
-# --no-liftoff, and the malloc setting had cost 5-15% more CPU per request, so it runs with the
-# defaults. A DATABASE_URL given only in a .env file is not seen here: that server runs with the
-# defaults, the PostgreSQL choice.
+# Together they lower the idle server's resident memory markedly (bench:memory; figures in
+# docs/performance.md). On PostgreSQL the idle server compiles no WebAssembly: --no-liftoff saves
+# nothing there and the malloc setting costs CPU per request, so it runs with the defaults.
+# A DATABASE_URL given only in a .env file is not seen here: that server runs with the defaults,
+# the PostgreSQL choice.
 flags=
 if [ -z "${DATABASE_URL:-}" ]; then
   MALLOC_TRIM_THRESHOLD_=${MALLOC_TRIM_THRESHOLD_:-1048576}

@@ -1,5 +1,5 @@
-// npm run lint:openapi (issue 11): writes each form's OpenAPI document to a directory (default: a
-// temporary one) and, with --lint, runs `redocly lint` on them (redocly.yaml: zero problems).
+// npm run lint:openapi: writes each form's OpenAPI document to a directory (default: a temporary
+// one) and, with --lint, runs `redocly lint` on them (redocly.yaml: zero problems).
 // The origin is a fixed example, so the files do not depend on where the service would run.
 //   tsx scripts/write-openapi.ts [--lint] [dir]
 import { spawnSync } from 'node:child_process';

@@ -17,7 +17,7 @@ function envError(source: Record<string, string | undefined>): EnvError {
   throw new Error(`parseEnv accepted ${JSON.stringify(source)}`);
 }
 
-describe('parseEnv: the configuration from environment variables', () => {
+describe('parseEnv: the configuration from the environment', () => {
   it('defaults with an empty environment', () => {
     const env = parseEnv({});
     expect(env).toMatchObject({

@@ -8,10 +8,10 @@ import { BrowserSession, trpcError } from './browser-session';
 import { type CapturedMail, linkIn, startSmtpCapture } from './smtp-capture';
 import { startTestApp, type TestApp } from './test-app';
 
-// Issue 15 items 1 and 2 over HTTP, as the settings app's clients call them: verification and
-// reset links sent through a real SMTP server on 127.0.0.1 and followed from the mails it caught;
-// early access asked for and granted in the operator console; the audit log. The worker runs, as
-// under `npm start`: reset emails are sent by it, after the answer.
+// Account flows over HTTP, as the settings app's clients call them: verification and reset links
+// sent through a real SMTP server on 127.0.0.1 and followed from the mails it caught; early access
+// asked for and granted in the operator console; the audit log. The worker runs, as under `npm
+// start`: reset emails are sent by it, after the answer.
 
 const OPERATOR = 'operator@example.com';
 const PASSWORD = 'quiet-harbor-lantern-71';

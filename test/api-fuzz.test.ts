@@ -10,10 +10,10 @@ import { hasMalformedPathEncoding } from '../server/http/malformed-path';
 import { createServices } from '../server/services';
 import { startTestApp, type TestApp } from './test-app';
 
-// Issue 8, item 2 (D2): a property-based test over every /v1 route in both forms and the
-// recorder API. Random methods, paths, parameter names (Object.prototype's among them) and
-// values, headers and bodies: never a 5xx, every error body exactly in its surface's shape
-// (SPEC 7), X-Request-Id and Cache-Control: no-store on every answer.
+// A property-based test over every /v1 route in both forms and the recorder API. Random methods,
+// paths, parameter names (Object.prototype's among them) and values, headers and bodies: never a
+// 5xx, every error body exactly in its surface's shape (docs/rules.md#errors), X-Request-Id and
+// Cache-Control: no-store on every answer.
 //
 // It runs once with a fixed seed and once with a random seed that it prints; to replay a
 // failure, set FUZZ_SEED to the printed seed.
@@ -56,7 +56,7 @@ beforeAll(async () => {
   });
   endpointId = created.json.id;
   credentials.push({ header: `Bearer ${a.key}`, form: 'A' }, { header: `bearer ${a.key}`, form: 'A' });
-  // Form B keys count 100 requests a minute each (D14): several share the load.
+  // Form B keys count 100 requests a minute each: several share the load.
   for (let i = 0; i < 6; i++)
     credentials.push({
       header: `Bearer ${(await createApiKey(app.db, { accountId: a.account.id, form: 'B' })).plaintext}`,
@@ -414,9 +414,9 @@ const REQUEST = fc.integer({ min: 0, max: PATHS.length - 1 }).chain((path) => {
 type Req = typeof REQUEST extends fc.Arbitrary<infer T> ? T : never;
 
 /**
- * The form an error is written in (D1; the recorder always answers Form A, D16). A path that is
- * not valid percent-encoding is answered before the key is looked at, like a 401: in the form
- * X-API-Form names, otherwise Form A.
+ * The form an error is written in (docs/rules.md#choosing-the-form; the recorder always answers
+ * Form A). A path that is not valid percent-encoding is answered before the key is looked at, like
+ * a 401: in the form X-API-Form names, otherwise Form A.
  */
 function expectedForm(req: Req, path: string, credential: (typeof credentials)[number]): 'A' | 'B' {
   if (path.startsWith('/api/recorder')) return 'A';

@@ -12,7 +12,7 @@ import { apiKeys } from '../server/db/schema';
 import { AppError } from '../server/errors';
 import { startTestApp, type TestApp } from './test-app';
 
-// D22: at most 20 active (unrevoked) API keys per account, enforced in the one key-creation
+// At most 20 active (unrevoked) API keys per account, enforced in the one key-creation
 // service that the settings app and the admin CLI both call.
 
 let app: TestApp;

@@ -9,8 +9,8 @@ import { apiKeys, apiKeyUsage } from '../server/db/schema';
 import { BrowserSession, trpcError } from './browser-session';
 import { startTestApp, type TestApp } from './test-app';
 
-// Issue 15 item 3: keys can be renamed, rolled with an overlap, given an expiry, and show their
-// usage. The API's clock is the test's, so an hour's overlap can end without waiting an hour.
+// Keys can be renamed, rolled with an overlap, given an expiry, and show their usage. The API's
+// clock is the test's, so an hour's overlap can end without waiting an hour.
 
 let app: TestApp;
 let clock = Date.now();
@@ -177,7 +177,7 @@ describe('rolling a key with an overlap', () => {
 });
 
 describe('expiry, rename and usage', () => {
-  it('a key created with an expiry works until then and answers 401 after; it leaves the list and frees its place under D22', async () => {
+  it('a key created with an expiry works until then and answers 401 after; it leaves the list and frees its place under the 20-key cap', async () => {
     clock = Date.now();
     const { account } = await app.createAccount();
     const expiresAt = new Date(Date.now() + 2 * HOUR).toISOString();
@@ -190,7 +190,7 @@ describe('expiry, rename and usage', () => {
     expect(await status(created.plaintext)).toBe(401);
     clock = Date.now();
 
-    // Once expired at the real time too, the key leaves the list and its place under D22.
+    // Once expired at the real time too, the key leaves the list and its place under the cap.
     const brief = await ui(account.id).keys.create({
       name: 'brief',
       form: 'A',

@@ -3,9 +3,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { overrideEnv, restoreEnv } from './env';
 import { startTestApp, type TestApp } from './test-app';
 
-// Issue 8, item 6: the /v1 and recorder logs. A failure is one JSON line with the request id
-// the client got, and no user content: no SQL parameters, no transcript, title or URL text,
-// whatever the database and drizzle put into their errors.
+// The /v1 and recorder logs. A failure is one JSON line with the request id the client got, and no
+// user content: no SQL parameters, no transcript, title or URL text, whatever the database and
+// drizzle put into their errors.
 
 let app: TestApp;
 let key: string;
@@ -16,7 +16,7 @@ const SECRET = 'SECRET-TRANSCRIPT-TEXT';
 
 beforeAll(async () => {
   overrideEnv({ LOG_LEVEL: 'info' });
-  // Private URLs allowed, so a webhook URL gets past the URL check to the database (D12).
+  // Private URLs allowed, so a webhook URL gets past the URL check to the database.
   app = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
   key = (await app.createAccount()).key;
   // Real database failures that carry the request's text: the check constraints refuse it.

@@ -6,7 +6,9 @@ import { queryRows } from '../server/db/client';
 import { apiKeys, meetings } from '../server/db/schema';
 import { startTestApp, type TestApp } from './test-app';
 
-// SPEC 5 (authentication), D1 (form selection), D15 (accounts, early access, keys).
+// Authentication, choosing the form, and accounts, early access and keys
+// (docs/rules.md#authentication, docs/rules.md#choosing-the-form,
+// docs/rules.md#accounts-early-access-and-api-keys).
 
 let app: TestApp;
 beforeAll(async () => {
@@ -23,7 +25,7 @@ function expectCommon(res: Res) {
   if (res.status !== 204) expect(res.headers.get('content-type')).toMatch(/^application\/json\b/i);
 }
 
-/** SPEC 7: Form A `{"error":{"code","message"}}`, Form B `{"error":"<message>"}`. */
+/** The error bodies: Form A `{"error":{"code","message"}}`, Form B `{"error":"<message>"}`. */
 function expectError(res: Res, form: Form, status: number, code: string) {
   expectCommon(res);
   expect(res.status, res.text).toBe(status);
@@ -51,7 +53,7 @@ const SEGMENTS_B = [
   { ...SEGMENTS_A[1], end_time: 6 },
 ];
 
-/** The note recordNote() stores by default, as each form writes it (SPEC 2.1, 2.2, D6). */
+/** The note recordNote() stores by default, as each form writes it. */
 const noteA = (id: string) => ({
   id,
   title: 'Weekly sync',
@@ -82,7 +84,7 @@ async function noteExists(id: string): Promise<boolean> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 401: missing, invalid or revoked key (SPEC 5.4, D1, D15)
+// 401: missing, invalid or revoked key
 // ---------------------------------------------------------------------------------------------
 
 const CREDENTIALS: { what: string; authorization: (key: string) => string | undefined; revoke?: boolean }[] =
@@ -118,7 +120,7 @@ describe('401 for a missing, invalid or revoked key', () => {
       const label = hf.header === undefined ? 'no X-API-Form' : `X-API-Form: ${hf.header}`;
       it(`${cred.what}, ${label} -> 401 in Form ${hf.form} (the key's own form is B)`, async () => {
         // The credentials are derived from a Form B key, so a Form A 401 shows that the key's
-        // form plays no part in a 401 (D1: the header's form, otherwise Form A).
+        // form plays no part in a 401 (the header's form, otherwise Form A).
         const { key, keyId } = await app.createAccount({ form: 'B' });
         const noteId = await app.recordNote(key);
         if (cred.revoke) await revokeApiKey(app.db, keyId);
@@ -171,7 +173,7 @@ describe('401 for a missing, invalid or revoked key', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// D1: an invalid X-API-Form is a Form A 400, even with a valid key
+// An invalid X-API-Form is a Form A 400, even with a valid key
 // ---------------------------------------------------------------------------------------------
 
 describe('X-API-Form values other than A or B', () => {
@@ -197,7 +199,7 @@ describe('X-API-Form values other than A or B', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// D15, SPEC 5.5: a valid key of an account without early access gets 403 everywhere
+// A valid key of an account without early access gets 403 everywhere
 // ---------------------------------------------------------------------------------------------
 
 const VARIANTS: { name: string; keyForm: Form; header?: string; form: Form }[] = [
@@ -234,7 +236,7 @@ describe('no early access', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// SPEC 5.2, SPEC 4.2: another account's note is not found
+// Another account's note is not found
 // ---------------------------------------------------------------------------------------------
 
 describe('keys are scoped to one account', () => {
@@ -270,7 +272,7 @@ describe('keys are scoped to one account', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// D1: the key's form decides, the header overrides it both ways
+// The key's form decides, the header overrides it both ways
 // ---------------------------------------------------------------------------------------------
 
 describe('selecting the form', () => {
@@ -299,7 +301,7 @@ describe('selecting the form', () => {
       const bad = await app.request('/v1/notes?limit=0', { key, form: v.header });
       expectError(bad, v.form, v.form === 'A' ? 422 : 400, 'validation_error');
 
-      // DELETE exists only in Form A (SPEC 4.3): what the request's form says, not the key's.
+      // DELETE exists only in Form A: what the request's form says, not the key's.
       const del = await app.request(`/v1/notes/${noteId}`, { method: 'DELETE', key, form: v.header });
       if (v.form === 'A') {
         expect(del.status).toBe(204);
@@ -315,7 +317,7 @@ describe('selecting the form', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// D15: how keys are kept
+// How keys are kept
 // ---------------------------------------------------------------------------------------------
 
 describe('API keys', () => {

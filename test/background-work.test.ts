@@ -8,7 +8,7 @@ import { claimJobs, enqueueJob, failJob, MAX_JOB_ATTEMPTS } from '../server/jobs
 import { OpenAISummarizer } from '../server/summaries/openai-summarizer';
 import { startTestApp, type TestApp } from './test-app';
 
-// D20 background work: the job queue, the cron route, and the openai providers' background path.
+// Background work: the job queue, the cron route, and the openai providers' background path.
 
 const SEGMENTS = [
   {

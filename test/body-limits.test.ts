@@ -4,9 +4,9 @@ import { RECORDER_MAX_BODY_BYTES } from '../server/recorder/recorder-handler';
 import { V1_MAX_BODY_BYTES } from '../server/rest/v1-handler';
 import { startTestApp, type TestApp } from './test-app';
 
-// Issue 8, item 1: /v1 and the recorder API read at most their cap of a request body, counted
-// while it streams in, and answer 413 in the surface's shape. The test server streams bodies
-// to the handlers as `next start` does (server/http/serve-node.ts).
+// /v1 and the recorder API read at most their cap of a request body, counted while it streams in,
+// and answer 413 in the surface's shape. The test server streams bodies to the handlers as `next
+// start` does (server/http/serve-node.ts).
 
 let app: TestApp;
 let keyA: string;
@@ -187,7 +187,7 @@ describe("/v1 bodies are capped while they stream in (413 in the form's shape)",
   });
 });
 
-describe('recorder bodies are capped the same way (D16, Form A)', () => {
+describe('recorder bodies are capped the same way, with Form A error bodies', () => {
   it('a chunked recorder body past the cap is 413 payload_too_large before the client has sent it all, and nothing is stored', async () => {
     const created = await app.request('/api/recorder/meetings', {
       method: 'POST',

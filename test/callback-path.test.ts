@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CALLBACK_PATH, safeCallbackPath, signInPathFor } from '../components/auth/callback-path';
 
-// Issue 12 item 8: sign-in returns to the page that asked for it, and never to another site.
+// Sign-in returns to the page that asked for it, and never to another site.
 
 describe('the page to return to after signing in', () => {
   it.each([

@@ -7,8 +7,8 @@ import { FORMS } from '../server/rest/forms';
 import { openApiDocumentFor } from '../server/rest/openapi-document';
 import { startTestApp, type TestApp } from './test-app';
 
-// Issue 10: a form is one folder plus its registry lines. These tests walk the registries, not a
-// list of their own, so a form added to FORM_NAMES and the registries is checked the same way.
+// A form is one folder plus its registry lines. These tests walk the registries, not a list of
+// their own, so a form added to FORM_NAMES and the registries is checked the same way.
 
 const ajv = new Ajv2020({ strict: false });
 const forms = FORM_NAMES.map((name) => [name] as const);

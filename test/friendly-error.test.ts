@@ -6,8 +6,8 @@ import {
   SERVER_MESSAGE,
 } from '../components/ui/friendly-error';
 
-// Issue 15 item 4: what the settings app shows for a failed call is never the raw text of a
-// failed fetch or of a schema check.
+// What the settings app shows for a failed call is never the raw text of a failed fetch or of a
+// schema check.
 
 const trpcError = (code: string, message: string) => ({ message, data: { code, httpStatus: 400 } });
 

@@ -5,15 +5,15 @@ import { createApiKey } from '../server/accounts/accounts';
 import { events, meetings, transcriptSegments } from '../server/db/schema';
 import { startTestApp, type TestApp } from './test-app';
 
-// Issue 8, item 2 (D2): the six causes of a 500 that malformed input used to reach, each fixed
-// at its root and answered in the surface's shape; item 3: Cache-Control: no-store.
+// The six causes of a 500 that malformed input used to reach, each fixed at its root and answered
+// in the surface's shape; and Cache-Control: no-store.
 
 let app: TestApp;
 let keyA: string;
 let keysB: string[] = [];
 let accountId: string;
 let turn = 0;
-/** Form B counts 100 requests per key per minute (D14): this file spreads its requests over several keys. */
+/** Form B counts 100 requests per key per minute: this file spreads its requests over several keys. */
 const keyB = () => keysB[turn++ % keysB.length]!;
 let noteId: string;
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, idempotencyKeys, meetings, transcriptSegments } from '../server/db/schema';
 import { startTestApp, type TestApp } from './test-app';
 
-// Issue 8, item 5: Idempotency-Key on the recorder's three POSTs (D16). A retried call whose
+// Idempotency-Key on the recorder's three POSTs (docs/rules.md#recorder-api). A retried call whose
 // first answer was lost gets that answer again, without a second meeting or event.
 
 let app: TestApp;

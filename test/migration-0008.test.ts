@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { migrateDatabase, queryRows } from '../server/db/client';
 import { openDatabaseBefore } from './older-database';
 
-// Issue 15: migration 0008 adds verified addresses. An account from before it keeps getting its
-// emails (webhook notices go only to verified addresses): it counts as verified since it was made.
-// Run on the embedded database, where a folder holding migrations 0000–0007 only can stand for
-// a database of the previous release.
+// Migration 0008 adds verified addresses. An account from before it keeps getting its emails
+// (webhook notices go only to verified addresses): it counts as verified since it was made. Run on
+// the embedded database, where a folder holding migrations 0000–0007 only can stand for a database
+// of the previous release.
 
 describe('migration 0008', () => {
   it('accounts made before migration 0008 count as verified since their creation; new columns start empty', async () => {

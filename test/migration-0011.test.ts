@@ -4,9 +4,9 @@ import { migrateDatabase, queryRows } from '../server/db/client';
 import { PASSAGE_PARTITIONS } from '../server/db/schema';
 import { openDatabaseBefore } from './older-database';
 
-// Issue 14 item 6: migration 0011 moves `passages` into a table hash-partitioned by account.
-// A database of the previous release (migrations 0000–0010, standing in as a folder holding only
-// those) keeps every passage, byte for byte, and its constraints; searches then read one partition.
+// Migration 0011 moves `passages` into a table hash-partitioned by account. A database of the
+// previous release (migrations 0000–0010, standing in as a folder holding only those) keeps every
+// passage, byte for byte, and its constraints; searches then read one partition.
 
 const ACCOUNTS = ['6f1c2a52-8e0b-4b55-9a39-3c1f1c0f0001', '6f1c2a52-8e0b-4b55-9a39-3c1f1c0f0002'];
 const MEETINGS = ['7a000000-0000-4000-8000-000000000001', '7a000000-0000-4000-8000-000000000002'];

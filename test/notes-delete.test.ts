@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, meetings, transcriptSegments } from '../server/db/schema';
 import { startTestApp, type TestApp } from './test-app';
 
-// DELETE /v1/notes/:id: SPEC 3.2, 4.3; D2, D3.
+// DELETE /v1/notes/:id (Form A only): what it removes, what it answers, and what a second delete
+// answers (docs/rules.md#getting-and-deleting-a-note).
 
 let app: TestApp;
 beforeAll(async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './test-app';
 
-// Field sets and values of a note in both forms: SPEC 2.1-2.4, 3.2, 4.1, 4.2; D3, D4, D6.
+// Field sets and values of a note in both forms, in a list and alone, and which meetings are notes
+// (docs/rules.md#fields-in-each-form).
 
 let app: TestApp;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { meetings } from '../server/db/schema';
 import type { Platform } from '../server/domain';
 import { startTestApp, type TestApp } from './test-app';
 
-// GET /v1/notes ordering, pagination and filters: SPEC 4.1; D3, D5, D6.
+// GET /v1/notes ordering, pagination and filters (docs/rules.md#paging-through-notes).
 
 let app: TestApp;
 beforeAll(async () => {
@@ -30,14 +30,14 @@ interface Seeded {
   accountId: string;
   /** The account's notes, newest first (created_at desc, id desc), computed from the database rows. */
   ref: RefNote[];
-  /** Meetings recorded without a transcript (not notes, D3). */
+  /** Meetings recorded without a transcript (not notes). */
   pending: string[];
   sequentialFirst: string[];
   concurrent: string[];
   sequentialLast: string[];
 }
 
-/** The account's notes in D5 order, sorted here in the test from the raw rows. */
+/** The account's notes newest first (created_at, then id), sorted here in the test from the raw rows. */
 async function referenceOrder(accountId: string): Promise<RefNote[]> {
   const rows = await app.db
     .select({
@@ -104,7 +104,7 @@ async function list(key: string, form: Form, params: Record<string, string | num
 }
 
 /**
- * Follows next_cursor to the end and checks each page against D5: full pages while has_more,
+ * Follows next_cursor to the end and checks each page: full pages while has_more,
  * next_cursor a string exactly when has_more, the last page with next_cursor null and has_more
  * false, no empty page; in Form B next_cursor is the created_at of the page's last note, in Form A
  * it is not a timestamp.
@@ -146,7 +146,7 @@ async function walk(
 
 const createdAtMap = (ref: RefNote[]) => new Map(ref.map((n) => [n.id, n.createdAt]));
 
-/** The same instant written with a +02:00 offset (D4: inputs accept offsets). */
+/** The same instant written with a +02:00 offset (inputs accept offsets). */
 function withOffset(iso: string): string {
   const d = new Date(Date.parse(iso) + 2 * 3600_000);
   return d.toISOString().replace('Z', '+02:00');
@@ -284,7 +284,7 @@ describe('Walking pages', () => {
     expect(cursor).not.toContain(':');
   });
 
-  it('the Form B next_cursor is the created_at of the last note on the page, as a D4 timestamp', async () => {
+  it('the Form B next_cursor is the created_at of the last note on the page, as a UTC timestamp with milliseconds', async () => {
     const s = await seedAccount('B', { first: 3, concurrent: 4, last: 0 });
     let cursor: string | undefined;
     for (let i = 0; i < 3; i++) {
@@ -391,7 +391,7 @@ describe('Filters', () => {
         platform,
       ).toEqual(s.ref.filter((n) => n.platform === platform).map((n) => n.id));
     }
-    // microphone is not in Form B's enum (D2: 400 in Form B).
+    // microphone is not in Form B's enum (400 in Form B).
     const mic = await app.request('/v1/notes?platform=microphone', { key: s.key, form: 'B' });
     expect(mic.status).toBe(400);
     expect(mic.json).toEqual({ error: expect.any(String) });

@@ -7,9 +7,9 @@ import { openApiDocumentFor, publicOrigin } from '../server/rest/openapi-documen
 import { createContractValidator } from './openapi-contract';
 import { startTestApp, type TestApp } from './test-app';
 
-// Issue 11: the OpenAPI documents tell the whole truth, and a generated client works on the
-// first call. Items 1 (absolute servers), 2 (the form in the contract), 4 (precise errors), the
-// contract validated on every test request, and Swagger UI's validator.
+// The OpenAPI documents tell the whole truth, and a generated client works on the first call:
+// absolute servers, the form in the contract, precise errors, the contract validated on every
+// test request, and Swagger UI's validator.
 
 let app: TestApp;
 beforeAll(async () => {
@@ -111,7 +111,7 @@ describe('precise error documentation', () => {
       for (const [status, response] of Object.entries(op.responses) as [string, any][]) {
         if (Number(status) < 400) continue;
         const documented = response.content['application/json'].schema;
-        // D1: in a form other than the default, a 401 may also be the default form's (anyOf).
+        // In a form other than the default, a 401 may also be the default form's (anyOf).
         if (documented.anyOf) {
           expect(form).not.toBe(DEFAULT_FORM);
           expect(status).toBe('401');

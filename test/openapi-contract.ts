@@ -4,10 +4,10 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import { DEFAULT_FORM, type FormName, parseFormName } from '../server/domain';
 import { hasMalformedPathEncoding } from '../server/http/malformed-path';
 
-// Issue 11, item 4: the contract is tested, not hoped. Every /v1 answer a test receives through
-// test-app's `request` is checked against the published OpenAPI document of the form it was
-// answered in: its status is documented for the operation, its body matches that status's
-// schema, and its headers are the documented ones. Any drift fails the test that made the request.
+// The contract is tested, not hoped. Every /v1 answer a test receives through test-app's `request`
+// is checked against the published OpenAPI document of the form it was answered in: its status is
+// documented for the operation, its body matches that status's schema, and its headers are the
+// documented ones. Any drift fails the test that made the request.
 
 type Json = { [key: string]: unknown };
 type Operation = { responses: Record<string, Json> };
@@ -100,12 +100,12 @@ export function createContractValidator(opts: {
     return contract;
   }
 
-  /** D1: the form a request is answered in, as the service decides it. */
+  /** The form a request is answered in, as the service decides it. */
   async function answeringForm(req: ContractRequest, res: ContractResponse, pathname: string) {
     const header = req.headers.get('x-api-form');
     // An X-API-Form naming no form is refused in the default form.
     if (header !== null) return parseFormName(header) ?? DEFAULT_FORM;
-    // Decided before a key names a form: a 401, and a malformed path (issue 8).
+    // Decided before a key names a form: a 401, and a malformed path.
     if (res.status === 401 || hasMalformedPathEncoding(pathname)) return DEFAULT_FORM;
     const token = req.headers.get('authorization')?.match(/^\s*Bearer\s+(\S+)\s*$/i)?.[1];
     return (token && (await opts.keyForm(token))) || DEFAULT_FORM;
@@ -122,16 +122,14 @@ export function createContractValidator(opts: {
       new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(route),
     );
     const operation = template ? contract.doc.paths[template]?.[method] : undefined;
-    // A method + path the form does not offer is outside the contract (D2 answers it 404).
+    // A method + path the form does not offer is outside the contract (the service answers it 404).
     if (!template || !operation) {
       contractCounts.outsideContract++;
       return;
     }
     const where = `${req.method} ${req.path} (${method.toUpperCase()} ${template}), Form ${form}, status ${res.status}`;
     const fail = (problems: string[]) => {
-      throw new Error(
-        `OpenAPI contract (issue 11): ${where}: ${problems.join('; ')}\nbody: ${res.text.slice(0, 500)}`,
-      );
+      throw new Error(`OpenAPI contract: ${where}: ${problems.join('; ')}\nbody: ${res.text.slice(0, 500)}`);
     };
     const response = operation.responses[String(res.status)] as
       | { headers?: Record<string, Json>; content?: Record<string, { schema: Json }> }
@@ -175,7 +173,7 @@ export function createContractValidator(opts: {
         problems.push('the body is not JSON');
       }
       if (body !== undefined) {
-        // D1: a 401 documented as "this form's, or the default form's without X-API-Form" (anyOf)
+        // A 401 documented as "this form's, or the default form's without X-API-Form" (anyOf)
         // is judged by the branch that applies, so a form leak still fails: the form's own body
         // (the first branch) when the request named its form.
         const named = req.headers.get('x-api-form') !== null;

@@ -4,7 +4,7 @@ import { limitParam } from '../server/http/params';
 import { openApiDocumentFor } from '../server/rest/openapi-document';
 import { newAjv, rebase } from './openapi-contract';
 
-// Issue 11, items 3 and 4: every rule the server enforces is in the documents (bounds, formats,
+// Every rule the server enforces is in the documents (bounds, formats,
 // enums, defaults, descriptions where generators read them), and every response with a body has
 // an example, written by the server's own presenters, that its schema accepts.
 
@@ -120,7 +120,8 @@ describe.each(FORM_NAMES)('Form %s examples', (form) => {
         const where = `${method.toUpperCase()} ${path} ${status}`;
         const examples = Object.entries(json.examples ?? {}) as [string, any][];
         expect(examples.length, where).toBeGreaterThan(0);
-        // D1: a 401 that may be in either form is judged by anyOf as a whole.
+        // A 401 that may be in either form (the X-API-Form header's, otherwise Form A's) is judged
+        // by anyOf as a whole.
         const check = ajv.compile(rebase(json.schema, id) as object);
         for (const [name, example] of examples) {
           expect(check(example.value), `${where} ${name}: ${ajv.errorsText(check.errors)}`).toBe(true);
@@ -138,7 +139,7 @@ describe.each(FORM_NAMES)('Form %s examples', (form) => {
       expect(value).toEqual({ error: { code: 'invalid_request', message: expect.any(String) } });
     else {
       expect(value).toEqual({ error: expect.any(String) });
-      // D2: Form B answers validation_error as a 400 too.
+      // Form B answers a validation error as a 400 too.
       expect(Object.keys(r['400'].content['application/json'].examples)).toContain('validation_error');
     }
   });

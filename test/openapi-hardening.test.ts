@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './test-app';
 
-// Issue 8, items 1, 3 and 4: what the OpenAPI documents of both forms say about the hardening.
+// What the OpenAPI documents of both forms say about the hardening: the rate limits across forms
+// and keys, the cap on keys, the body limit and Cache-Control.
 
 let app: TestApp;
 beforeAll(async () => {

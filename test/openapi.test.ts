@@ -15,7 +15,7 @@ async function fetchDoc(form: string) {
   return res.json;
 }
 
-describe('GET /api/openapi.json (issue 2, item 8)', () => {
+describe('GET /api/openapi.json: the document of each form', () => {
   it.each(['A', 'B'])('Form %s: a valid OpenAPI 3.1 document', async (form) => {
     const doc = await fetchDoc(form);
     expect(doc.openapi).toBe('3.1.0');
@@ -46,7 +46,7 @@ describe('GET /api/openapi.json (issue 2, item 8)', () => {
     expect(listA['200'].headers['X-RateLimit-Remaining']).toBeDefined();
   });
 
-  it('parameters and shapes differ per form as the spec says', async () => {
+  it('parameters and shapes differ per form: platforms, limits, X-API-Form and the note fields', async () => {
     const a = await fetchDoc('A');
     const b = await fetchDoc('B');
     const param = (doc: any, name: string) =>

@@ -8,8 +8,8 @@ import { startTestApp, type TestApp } from './test-app';
 import { testDatabaseKind } from './test-database';
 import { countPgliteStatements, startCountingRelay, type StatementCounter } from './wire-statements';
 
-// Issue 2, item 3: a page of notes takes a fixed number of SQL round trips (no N+1), and every
-// list and lookup query can be served by an index.
+// A page of notes takes a fixed number of SQL round trips (no N+1), and every list and lookup query
+// can be served by an index.
 
 const captured: { query: string; params: unknown[] }[] = [];
 let capturing = false;
@@ -81,8 +81,8 @@ describe('SQL round trips and indexes', () => {
       await app.request('/v1/notes?limit=1', { key: large.key, form });
     }
 
-    // Issue 14 item 2: the key and the count (Form B: the day and the key's minute, D22) in one
-    // statement, the page of notes with their transcripts in the other.
+    // The key and the count (Form B: the account's day and the key's minute) in one statement, the
+    // page of notes with their transcripts in the other.
     for (const [form, expected] of [
       ['A', 2],
       ['B', 2],
@@ -145,7 +145,7 @@ describe('two statements per /v1 read', () => {
     async (form) => {
       const { account, key } = await app.createAccount({ form, plan: 'free' });
       await addNotes(account.id, 3, 50);
-      // The key's first request: last_used_at (D15) and the new window's row are written in the
+      // The key's first request: last_used_at and the new window's row are written in the
       // same statement that authenticates and counts.
       const first = await sent('/v1/notes?limit=2', { key });
       expect(first).toMatchObject({ count: 2, status: 200, json: { has_more: true } });
@@ -197,7 +197,7 @@ describe('two statements per /v1 read', () => {
   );
 });
 
-describe('the one statement keeps D22 under a race', () => {
+describe("the one statement keeps the account's daily limit under a race", () => {
   // PGlite runs one statement at a time, so no request can overtake another there.
   it.skipIf(testDatabaseKind === 'pglite')(
     'on PostgreSQL, a day window filled between the statement’s snapshot and its count refuses the request, and the key’s minute keeps no count of it',
@@ -251,7 +251,7 @@ describe('the one statement keeps D22 under a race', () => {
 describe('flat paging', () => {
   it('the page of notes at depth 2,990 of 3,000 is found by an index condition in both forms: no row before the cursor is read and filtered', async () => {
     const { account, key } = await app.createAccount();
-    // 3,000 notes, one a second (created_at is unique per account, D5).
+    // 3,000 notes, one a second (created_at is unique per account).
     await app.db.execute(sql`
       insert into meetings (id, account_id, title, platform, started_at, created_at, transcribed_at)
       select gen_random_uuid(), ${account.id}, 'Note ' || g, 'zoom', t, t, t

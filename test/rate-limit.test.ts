@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey, updateAccount } from '../server/accounts/accounts';
 import { startTestApp, type TestApp } from './test-app';
 
-// D14 and SPEC 8: rate limits of /v1, their headers, and which form's limit applies (D1).
+// Rate limits of /v1, their headers, and which form's limit applies (docs/rules.md#rate-limits).
 
 let app: TestApp;
 
@@ -335,7 +335,7 @@ describe("the request's form picks the limit", () => {
     expectRateHeaders(r, { limit: 10_000, remaining: 9_999, window: 'day' });
   });
 
-  it("a free account's daily 100 is shared by its Form B keys, with X-API-Form: A or without it (the D14 per-key escape is closed)", async () => {
+  it("a free account's daily 100 is shared by its Form B keys, with X-API-Form: A or without it (more keys give no more requests)", async () => {
     const { account, key } = await app.createAccount({ form: 'A', plan: 'free' });
     const { plaintext: keyB } = await createApiKey(app.db, { accountId: account.id, form: 'B' });
     const spent = await burst(100, '/v1/notes', { key });
@@ -370,7 +370,7 @@ describe("the daily limit binds the account whatever the form or key; Form B's m
 
   it('twenty Form B keys of a free account, 10 concurrent requests each, get exactly 100 admitted in all', async () => {
     const { account, key: own } = await app.createAccount({ form: 'B', plan: 'free' });
-    // The account's own key and 19 more: the most D22 allows.
+    // The account's own key and 19 more: the most an account may have (20 active keys).
     const keys = [own];
     for (let i = 0; i < 19; i++)
       keys.push((await createApiKey(app.db, { accountId: account.id, form: 'B' })).plaintext);
@@ -383,7 +383,7 @@ describe("the daily limit binds the account whatever the form or key; Form B's m
     const ok = responses.filter((r) => r.status === 200);
     const limited = responses.filter((r) => r.status === 429);
     expect({ ok: ok.length, limited: limited.length }).toEqual({ ok: 100, limited: 100 });
-    // Admitted Form B responses describe their key's minute window (D14); refusals the day's (D22).
+    // Admitted Form B responses describe their key's minute window; refusals the account's day.
     for (const res of ok)
       expectRateHeaders(
         { res, before, after },

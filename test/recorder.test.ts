@@ -5,8 +5,9 @@ import { createApiKey, revokeApiKey } from '../server/accounts/accounts';
 import { events, transcriptSegments } from '../server/db/schema';
 import { startTestApp, type TestApp } from './test-app';
 
-// D16 (recorder API), D3 (meetings become notes), D4 (time), D9 (event payloads) and the
-// event outbox (server/db/schema.ts `events`).
+// The recorder API (docs/rules.md#recorder-api): when a meeting becomes a note, how its times
+// are stored and written, the event payloads it makes, and the event outbox
+// (server/db/schema.ts `events`).
 
 let app: TestApp;
 
@@ -30,7 +31,7 @@ const SEGMENTS = [
   { speaker: 'Cleo', content: 'I will write the release notes.', start_time: 11, end_time: 14.75 },
 ];
 
-/** The transcript as D9 payloads (and Form B) write it: sequence 1..n, end_time number or null. */
+/** The transcript as event payloads (and Form B) write it: sequence 1..n, end_time number or null. */
 const SEGMENTS_OUT = [
   { sequence: 1, speaker: 'Ana', content: 'Good morning, shall we start?', start_time: 0, end_time: 2.5 },
   {
@@ -132,7 +133,7 @@ async function segmentsOf(meetingId: string) {
 }
 
 describe('POST /api/recorder/meetings', () => {
-  it('creating a meeting answers 201 {"id"} (UUID v4) and writes a meeting.started event with exactly the D9 data', async () => {
+  it('creating a meeting answers 201 {"id"} (UUID v4) and writes a meeting.started event with exactly the payload data of that event', async () => {
     const { account, key } = await app.createAccount();
     const res = await createMeeting(key, {
       title: 'Kickoff',
@@ -488,7 +489,7 @@ describe('POST /api/recorder/meetings/:id/summary', () => {
       { text: 'Write the release notes', assignee: 'Cleo' },
       { text: 'Book the review room', assignee: null },
     ]);
-    // D6: without recorder text, Form A's summary is built from context, decisions and next step.
+    // Without recorder text, Form A's summary is built from context, decisions and next step.
     expect(typeof a.json.summary).toBe('string');
     for (const part of [SUMMARY.context, ...SUMMARY.decisions, SUMMARY.next_step])
       expect(a.json.summary).toContain(part);
@@ -671,7 +672,8 @@ describe('recorder authentication and access', () => {
     expect(s.status).toBe(200);
     expectNoRateLimitHeaders(s);
 
-    // D14 counts /v1 requests only: the first /v1 request of the day still has 99 left.
+    // Only /v1 requests count toward the rate limit: the first /v1 request of the day still has
+    // 99 left.
     const v1 = await app.request('/v1/notes', { key });
     expect(v1.status).toBe(200);
     expect({
@@ -807,7 +809,7 @@ describe('recorder validation', () => {
         400,
         'invalid_request',
       ],
-      // D2: a value of the wrong type is a 400, not silently converted.
+      // A value of the wrong type is a 400, not silently converted.
       [
         'generate_summary "false" (a string)',
         { segments: [seg], generate_summary: 'false' },

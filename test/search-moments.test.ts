@@ -6,9 +6,9 @@ import { indexStoredTranscript } from '../server/search/index-meeting';
 import { relevanceOf } from '../server/search/relevance';
 import { startTestApp, type TestApp } from './test-app';
 
-// Issue 13, step 2, with the fast word-matching embedder: one hit per moment, a hit's start_time
+// Search by moments, with the fast word-matching embedder: one hit per moment, a hit's start_time
 // chosen from segment vectors stored at indexing time (no model run per search besides the
-// query's), and only vectors of the configured model compared (D7, D19).
+// query's), and only vectors of the configured model compared (docs/rules.md#search).
 
 /** The word-matching embedder (so passages are embedded inline), counting the texts it is asked to embed. */
 class CountingEmbedder extends LocalEmbedder {
@@ -238,7 +238,7 @@ describe('relevance bands for the settings app', () => {
 
     const res = await search('xyzzyplugh', '&limit=5');
     expect(res.status).toBe(200);
-    expect(res.json.data.length).toBeGreaterThan(0); // D7: the top limit, however faint
+    expect(res.json.data.length).toBeGreaterThan(0); // the top `limit` hits, however faint
     for (const hit of res.json.data)
       expect(Object.keys(hit)).toEqual(['note_id', 'title', 'snippet', 'score', 'start_time']);
   });

@@ -7,7 +7,7 @@ import { runDueWork } from '../server/worker/run-due-work';
 import { demoMeetings, type DemoMeeting } from '../server/seed/demo-meetings';
 import { startTestApp, type TestApp } from './test-app';
 
-// Issue 3: semantic search (SPEC 2.5, 4.4; D7) over passages (Form A) and summaries (Form B).
+// Semantic search (docs/rules.md#search) over passages (Form A) and summaries (Form B).
 
 let app: TestApp;
 beforeAll(async () => {
@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-/** Runs all due background work (D20) to the end, as the worker or the cron route would. */
+/** Runs all due background work to the end, as the worker or the cron route would. */
 const runBackgroundWork = () => runDueWork(app.db, app.services, { budgetMs: 60_000 });
 
 /** The background jobs still queued (or running) for a meeting. */
@@ -120,7 +120,7 @@ describe('Form A search over transcript passages', () => {
     expect(res.json.data).toHaveLength(50);
   });
 
-  it("no other account's notes; SPEC 3.2: a deleted note never appears", async () => {
+  it("no other account's notes, and a deleted note never appears", async () => {
     const other = await app.createAccount();
     const otherId = await recordDemo(other.key, byTitle('INC-317'));
     const mine = await searchA(other.key, 'postgres failover took eleven minutes', '&limit=50');
@@ -243,7 +243,7 @@ describe('search completeness for small and large accounts', () => {
     }
     const small = await app.createAccount();
     // One passage per note (short transcripts), so every passage is a moment of its own and
-    // one-hit-per-moment (issue 13) cannot fold any two of them.
+    // one hit per moment cannot fold any two of them.
     const smallIds = [
       await app.recordNote(small.key, {
         segments: [
@@ -282,8 +282,8 @@ describe('search completeness for small and large accounts', () => {
     const scores = hnsw.json.data.map((h: { score: number }) => h.score);
     for (let i = 1; i < scores.length; i++) expect(scores[i]).toBeLessThanOrEqual(scores[i - 1]);
 
-    // Issue 14 item 6: the HNSW path's settings make it go through the index, never the account's
-    // rows and a sort of all of them (which the planner chose at 768 dimensions and ef_search 1000).
+    // The HNSW path's settings make it go through the index, never the account's rows and a sort of
+    // all of them (which the planner chose at 768 dimensions and ef_search 1000).
     const [probe] = await queryRows<{ v: string }>(
       app.db,
       sql`select embedding::text as v from passages where account_id = ${large.account.id} limit 1`,
@@ -302,7 +302,7 @@ describe('search completeness for small and large accounts', () => {
   });
 });
 
-describe('search validation (SPEC 4.4, 8; D2)', () => {
+describe("search validation: q is required, limit within the form's maximum", () => {
   const cases: [string, 'A' | 'B', string, number, unknown][] = [
     ['q missing', 'A', '', 400, { error: { code: 'invalid_request', message: 'q is required' } }],
     ['q missing', 'B', '', 400, { error: 'q is required' }],

@@ -12,11 +12,11 @@ import { demoMeetings } from '../server/seed/demo-meetings';
 import { seedDemo } from '../server/seed/seed-demo';
 import { startTestApp, type TestApp } from './test-app';
 
-// Issue 13, step 2, with the semantic embedder (the default since issue 13): `npm run reindex`
-// moves a database from the word-matching embedder at 384 dimensions to the semantic one at 768
-// while the old configuration keeps answering, resumes when interrupted, and never compares
-// vectors of different models; the background path; a fresh database adopting the configured
-// dimension; the demo seed ending up searchable.
+// With the semantic embedder (the default): `npm run reindex` moves a database from the
+// word-matching embedder at 384 dimensions to the semantic one at 768 while the old configuration
+// keeps answering, resumes when interrupted, and never compares vectors of different models; the
+// background path; a fresh database adopting the configured dimension; the demo seed ending up
+// searchable.
 
 const semantic = new SemanticEmbedder({ dimensions: 768 });
 const INC = demoMeetings.find((m) => m.title?.includes('INC-317'))!;
@@ -202,7 +202,7 @@ describe('a database follows the configured embedder', () => {
     const counts = await embeddedWith(app, semantic.model);
     expect(counts.passages).toBeGreaterThan(50);
     expect(counts.onModel).toBe(counts.passages);
-    expect(counts.summaries).toBe(demoMeetings.length); // every demo note has a summary (issue 15 item 4)
+    expect(counts.summaries).toBe(demoMeetings.length); // every demo note has a summary
     const [jobs] = await queryRows<{ n: number }>(
       app.db,
       sql`select count(*)::int as n from jobs where kind in ('embed_transcript', 'embed_summary')`,

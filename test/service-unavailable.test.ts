@@ -14,9 +14,9 @@ import { createContractValidator } from './openapi-contract';
 import { createServices } from '../server/services';
 import { parseEnv } from '../server/env';
 
-// SPEC 8: 503 service_unavailable, "temporarily unavailable; retry with backoff". The service says
-// so when its database cannot be reached: a real postgres.js client pointed at a port where
-// nothing listens, behind the real handlers, over HTTP.
+// 503 service_unavailable, "temporarily unavailable; retry with backoff" (docs/rules.md#errors).
+// The service says so when its database cannot be reached: a real postgres.js client pointed at
+// a port where nothing listens, behind the real handlers, over HTTP.
 
 async function closedPort(): Promise<number> {
   const server = net.createServer();
@@ -74,7 +74,7 @@ describe('a database out of reach is a 503, not a 500', () => {
       const headers = new Headers({ authorization: `Bearer ${key}`, 'x-api-form': form });
       const res = await fetch(`${server.url}/v1/notes`, { headers });
       expect(res.status).toBe(503);
-      // Issue 11: the 503 is what the published document of the form says, headers included.
+      // The 503 is what the published document of the form says, headers included.
       await validateContract(
         { method: 'GET', path: '/v1/notes', headers },
         { status: res.status, headers: res.headers, text: await res.clone().text() },

@@ -2,8 +2,8 @@ import type net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
-// A real SMTP server on 127.0.0.1 that keeps what it is sent (issue 15: the emailed links are
-// followed from here). Used by the vitest suite and by the Playwright server (e2e/start-server.ts).
+// A real SMTP server on 127.0.0.1 that keeps what it is sent (the emailed links are followed
+// from here). Used by the vitest suite and by the Playwright server (e2e/start-server.ts).
 
 export interface CapturedMail {
   to: string[];

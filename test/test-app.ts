@@ -70,7 +70,7 @@ export async function startTestApp(
   });
   const server = await serveNode((path) => routeFor(handlers, path));
   let accounts = 0;
-  // Issue 11: every /v1 answer is checked against the published document of its form.
+  // Every /v1 answer is checked against the published document of its form.
   const keyForms = new Map<string, FormName>();
   const validateContract = createContractValidator({
     baseUrl: server.url,
@@ -137,7 +137,7 @@ export async function startTestApp(
       );
       return { status: res.status, headers: res.headers, json, text };
     },
-    /** Records a meeting through the recorder API (D16) and returns its id. */
+    /** Records a meeting through the recorder API and returns its id. */
     async recordNote(
       key: string,
       opts: {

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserSession } from './browser-session';
 import { startTestApp, type TestApp } from './test-app';
 
-// Issue 8 item 4: what anyone can reach without a session (the public tRPC procedures and
-// next-auth's routes), fed random methods, paths, batches, query strings, headers, cookies and
-// bodies. Never a 5xx; tRPC answers every error in its own envelope; nothing shows a stack.
-// Each property runs with a fixed seed and with one random seed, printed so a failure can be
-// replayed (FUZZ_SEED=<seed> runs that one instead of a new random seed; FUZZ_RUNS=<n> runs longer).
+// What anyone can reach without a session (the public tRPC procedures and next-auth's routes), fed
+// random methods, paths, batches, query strings, headers, cookies and bodies. Never a 5xx; tRPC
+// answers every error in its own envelope; nothing shows a stack. Each property runs with a fixed
+// seed and with one random seed, printed so a failure can be replayed (FUZZ_SEED=<seed> runs that
+// one instead of a new random seed; FUZZ_RUNS=<n> runs longer).
 
 const FIXED_SEED = 20_261_123;
 const RANDOM_SEED = process.env.FUZZ_SEED

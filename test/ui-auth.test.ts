@@ -12,7 +12,7 @@ import { BrowserSession, trpcError } from './browser-session';
 import { uploadUntilAnswered } from './stream-upload';
 import { startTestApp, type TestApp } from './test-app';
 
-// Issue 8, the settings app's side: bounded requests on /api/trpc and /api/auth, the password
+// The settings app's protections: bounded requests on /api/trpc and /api/auth, the password
 // rules, sessions that end for real, callbackUrl kept on this site, sign-in throttling, a sign-up
 // that does not tell who has an account, and logs without stacks or passwords. Everything goes
 // through next-auth's and tRPC's real routes over HTTP, as the browser's clients call them.

@@ -6,8 +6,8 @@ import { createCaller } from '../server/api/root';
 import { accounts, apiKeys, deliveries, meetings, webhookEndpoints } from '../server/db/schema';
 import { startTestApp, type TestApp } from './test-app';
 
-// Issue 5: the settings app's procedures, called directly. Every resource is scoped to the
-// session's account: a second account can neither see nor change the first one's things.
+// The settings app's procedures, called directly. Every resource is scoped to the session's
+// account: a second account can neither see nor change the first one's things.
 
 let app: TestApp;
 let receiver: http.Server;

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './test-app';
 
-// SPEC 7, SPEC 8 and D2 for GET /v1/notes, GET /v1/notes/:id and DELETE /v1/notes/:id, in both
-// forms: every case runs with a Form A key, a Form B key, and each key overridden to the other
-// form by X-API-Form (D1). The effective form decides the status and the error body.
+// Bad input to GET /v1/notes, GET /v1/notes/:id and DELETE /v1/notes/:id, and its status and
+// error body (docs/rules.md#errors), in both forms: every case runs with a Form A key, a Form B
+// key, and each key overridden to the other form by X-API-Form. The effective form decides the
+// status and the error body.
 
 let app: TestApp;
 beforeAll(async () => {
@@ -29,14 +30,14 @@ const FORM_A_CODE: Record<number, string> = {
 
 type Res = Awaited<ReturnType<TestApp['request']>>;
 
-/** D2: every /v1 response has X-Request-Id, no 500, and (unless 204) a JSON Content-Type. */
+/** Every /v1 response has X-Request-Id, no 500, and (unless 204) a JSON Content-Type. */
 function expectCommon(res: Res) {
   expect(res.status, res.text).not.toBe(500);
   expect(res.headers.get('x-request-id')).toMatch(/\S/);
   if (res.status !== 204) expect(res.headers.get('content-type')).toMatch(/^application\/json\b/i);
 }
 
-/** SPEC 7 / D2: the exact error body of the form, nothing more, no stack trace. */
+/** The exact error body of the form, nothing more, no stack trace. */
 function expectError(res: Res, form: Form, status: number) {
   expectCommon(res);
   expect(res.status, res.text).toBe(status);
@@ -58,7 +59,8 @@ interface Ctx {
 }
 
 interface Case {
-  rule: string;
+  /** The rule the case checks, in plain words; it starts the test's title. */
+  checks: string;
   what: string;
   method?: string;
   path: (c: Ctx) => string;
@@ -91,227 +93,227 @@ const BAD_UUIDS = [
 ];
 
 const CASES: Case[] = [
-  // ---- GET /v1/notes: limit (SPEC 4.1, SPEC 8, D2)
+  // ---- GET /v1/notes: limit
   {
-    rule: 'D2',
+    checks: 'limit is an integer',
     what: 'limit=abc is the wrong type',
     path: () => '/v1/notes?limit=abc',
     expect: { A: 400, B: 400 },
   },
   {
-    rule: 'D2',
+    checks: 'limit is an integer',
     what: 'limit=1.5 is not an integer',
     path: () => '/v1/notes?limit=1.5',
     expect: { A: 400, B: 400 },
   },
   {
-    rule: 'D2, issue 11',
+    checks: 'limit is written in decimal digits only',
     what: 'limit=1e1 (exponent notation) is malformed: only decimal digits',
     path: () => '/v1/notes?limit=1e1',
     expect: { A: 400, B: 400 },
   },
   {
-    rule: 'D2, issue 11',
+    checks: 'limit is written in decimal digits only',
     what: 'limit=+5 (a sign) is malformed',
     path: () => '/v1/notes?limit=%2B5',
     expect: { A: 400, B: 400 },
   },
   {
-    rule: 'D2, issue 11',
+    checks: 'limit is written in decimal digits only',
     what: 'limit=%205 (a leading space) is malformed',
     path: () => '/v1/notes?limit=%205',
     expect: { A: 400, B: 400 },
   },
   {
-    rule: 'D2, issue 11',
+    checks: 'limit is written in decimal digits only',
     what: 'limit=5.0 (a decimal point) is malformed',
     path: () => '/v1/notes?limit=5.0',
     expect: { A: 400, B: 400 },
   },
   {
-    rule: 'D2, issue 11',
+    checks: 'limit is written in decimal digits only',
     what: 'an empty limit is malformed',
     path: () => '/v1/notes?limit=',
     expect: { A: 400, B: 400 },
   },
   {
-    rule: 'D2, issue 11',
+    checks: 'limit is 1 to 100',
     what: 'limit=500 (digits, out of range) is a range error, not malformed',
     path: () => '/v1/notes?limit=500',
     expect: { A: 422, B: 400 },
   },
   {
-    rule: 'D2, issue 11',
+    checks: 'limit is written in decimal digits only',
     what: 'limit=05 (decimal digits) is accepted',
     path: () => '/v1/notes?limit=05',
     expect: { A: { ok: 200, check: listHas }, B: { ok: 200, check: listHas } },
   },
   {
-    rule: 'D2, SPEC 8',
+    checks: 'limit is 1 to 100',
     what: 'limit=0 is below 1',
     path: () => '/v1/notes?limit=0',
     expect: { A: 422, B: 400 },
   },
   {
-    rule: 'D2, SPEC 8',
+    checks: 'limit is 1 to 100',
     what: 'limit=101 is above the max 100',
     path: () => '/v1/notes?limit=101',
     expect: { A: 422, B: 400 },
   },
   {
-    rule: 'D2, SPEC 8',
+    checks: 'limit is 1 to 100',
     what: 'limit=-1 is below 1',
     path: () => '/v1/notes?limit=-1',
     expect: { A: 422, B: 400 },
   },
   {
-    rule: 'D2',
+    checks: 'a query parameter is given at most once',
     what: 'a repeated limit (limit=1&limit=2) is malformed',
     path: () => '/v1/notes?limit=1&limit=2',
     expect: { A: 400, B: 400 },
   },
   {
-    rule: 'D2',
+    checks: 'a query parameter is given at most once',
     what: 'a repeated platform (platform=zoom&platform=meet) is malformed',
     path: () => '/v1/notes?platform=zoom&platform=meet',
     expect: { A: 400, B: 400 },
   },
   {
-    rule: 'SPEC 8, D2',
+    checks: 'limit is 1 to 100',
     what: 'limit=100 (the max) is accepted',
     path: () => '/v1/notes?limit=100',
     expect: { A: { ok: 200, check: listHas }, B: { ok: 200, check: listHas } },
   },
-  // ---- platform (SPEC 4.1, D2, D6)
+  // ---- platform
   {
-    rule: 'SPEC 4.1, D2, D6',
+    checks: "platform is one of the form's platforms",
     what: "platform=microphone is in Form A's enum and outside Form B's",
     platform: 'microphone',
     path: () => '/v1/notes?platform=microphone',
     expect: { A: { ok: 200, check: listHas }, B: 400 },
   },
   {
-    rule: 'D2',
+    checks: "platform is one of the form's platforms",
     what: 'platform=skype is outside the enum',
     path: () => '/v1/notes?platform=skype',
     expect: { A: 422, B: 400 },
   },
-  // ---- cursor (D2, D5)
+  // ---- cursor
   {
-    rule: 'D2, D5',
+    checks: 'a cursor is one the form hands out',
     what: 'cursor=abc is malformed',
     path: () => '/v1/notes?cursor=abc',
     expect: { A: 400, B: 400 },
   },
   {
-    rule: 'D2, D5',
+    checks: 'a cursor is one the form hands out',
     what: 'cursor=!!! is malformed',
     path: () => '/v1/notes?cursor=!!!',
     expect: { A: 400, B: 400 },
   },
   {
-    rule: 'D2, D5',
+    checks: 'a cursor is one the form hands out',
     what: 'a base64url cursor that holds no sort key is malformed',
     path: () => `/v1/notes?cursor=${b64url('123:not-a-uuid')}`,
     expect: { A: 400, B: 400 },
   },
   {
-    rule: 'D2, D5',
+    checks: 'a cursor is one the form hands out',
     what: "a timestamp cursor is Form B's format and malformed in Form A",
     path: () => `/v1/notes?cursor=${encodeURIComponent('2000-01-01T00:00:00.000Z')}`,
     expect: { A: 400, B: { ok: 200, check: listEmpty } },
   },
   {
-    rule: 'D2, D5',
+    checks: 'a cursor is one the form hands out',
     what: 'an impossible timestamp cursor (month 13) is malformed',
     path: () => `/v1/notes?cursor=${encodeURIComponent('2026-13-01T00:00:00.000Z')}`,
     expect: { A: 400, B: 400 },
   },
-  // ---- created_after / created_before (D2, D4, D5)
+  // ---- created_after / created_before
   {
-    rule: 'D2, D4',
+    checks: 'created_after and created_before are ISO 8601 with Z or an offset',
     what: 'created_after=yesterday does not parse',
     path: () => '/v1/notes?created_after=yesterday',
     expect: { A: 400, B: 400 },
   },
   {
-    rule: 'D2, D4',
+    checks: 'created_after and created_before are ISO 8601 with Z or an offset',
     what: 'created_before with month 13 does not parse',
     path: () => `/v1/notes?created_before=${encodeURIComponent('2026-13-01T00:00:00Z')}`,
     expect: { A: 400, B: 400 },
   },
   {
-    rule: 'D2, D4',
+    checks: 'created_after and created_before are ISO 8601 with Z or an offset',
     what: 'created_before=2026-02-30T00:00:00Z is not a date',
     path: () => `/v1/notes?created_before=${encodeURIComponent('2026-02-30T00:00:00Z')}`,
     expect: { A: 400, B: 400 },
   },
   {
-    rule: 'D2, D4',
+    checks: 'created_after and created_before are ISO 8601 with Z or an offset',
     what: 'created_after without Z or an offset does not parse',
     path: () => `/v1/notes?created_after=${encodeURIComponent('2026-01-01T09:00:00')}`,
     expect: { A: 400, B: 400 },
   },
   {
-    rule: 'D2',
+    checks: 'created_after is not later than created_before',
     what: 'created_after later than created_before',
     path: () =>
       `/v1/notes?created_after=${encodeURIComponent('2026-02-01T00:00:00Z')}&created_before=${encodeURIComponent('2026-01-01T00:00:00Z')}`,
     expect: { A: 422, B: 400 },
   },
   {
-    rule: 'D2, D4',
+    checks: 'created_after is not later than created_before',
     what: 'created_after later than created_before once offsets are applied',
     path: () =>
       `/v1/notes?created_after=${encodeURIComponent('2026-01-01T09:30:00Z')}&created_before=${encodeURIComponent('2026-01-01T10:00:00+01:00')}`,
     expect: { A: 422, B: 400 },
   },
   {
-    rule: 'D2, D4',
+    checks: 'created_after is not later than created_before',
     what: 'created_after before created_before once offsets are applied is accepted',
     path: () =>
       `/v1/notes?created_after=${encodeURIComponent('2000-01-01T10:00:00+02:00')}&created_before=${encodeURIComponent('2000-01-01T09:00:00Z')}`,
     expect: { A: { ok: 200, check: listEmpty }, B: { ok: 200, check: listEmpty } },
   },
   {
-    rule: 'D2',
+    checks: 'created_after is not later than created_before',
     what: 'created_after equal to created_before is not "later" and is accepted',
     path: () =>
       `/v1/notes?created_after=${encodeURIComponent('2000-01-01T00:00:00Z')}&created_before=${encodeURIComponent('2000-01-01T00:00:00Z')}`,
     expect: { A: { ok: 200, check: listEmpty }, B: { ok: 200, check: listEmpty } },
   },
-  // ---- unknown query parameters (D2)
+  // ---- unknown query parameters
   {
-    rule: 'D2',
-    what: 'unknown query parameters on GET /v1/notes are ignored',
+    checks: 'unknown query parameters are ignored',
+    what: 'on GET /v1/notes',
     path: () => '/v1/notes?foo=bar&include=everything&q=zzz',
     expect: { A: { ok: 200, check: listHas }, B: { ok: 200, check: listHas } },
   },
   {
-    rule: 'D2',
-    what: 'unknown query parameters on GET /v1/notes/:id are ignored',
+    checks: 'unknown query parameters are ignored',
+    what: 'on GET /v1/notes/:id',
     path: (c) => `/v1/notes/${c.noteId}?foo=bar&limit=abc`,
     expect: { A: { ok: 200, check: isTheNote }, B: { ok: 200, check: isTheNote } },
   },
-  // ---- GET /v1/notes/:id (SPEC 4.2, D2)
+  // ---- GET /v1/notes/:id
   ...BAD_UUIDS.map(
     (bad): Case => ({
-      rule: 'D2, SPEC 4.2',
+      checks: 'a note id is a UUID',
       what: `GET a malformed UUID ${JSON.stringify(bad)}`,
       path: () => `/v1/notes/${encodeURIComponent(bad)}`,
       expect: { A: 400, B: 400 },
     }),
   ),
   {
-    rule: 'D2, SPEC 4.2',
+    checks: 'an unknown note is 404',
     what: 'GET an unknown well-formed UUID',
     path: (c) => `/v1/notes/${c.unknownId}`,
     expect: { A: 404, B: 404 },
   },
-  // ---- DELETE /v1/notes/:id (SPEC 4.3, D2)
+  // ---- DELETE /v1/notes/:id
   ...BAD_UUIDS.slice(0, 3).map(
     (bad): Case => ({
-      rule: 'D2, SPEC 4.3',
+      checks: 'a note id is a UUID',
       what: `DELETE a malformed UUID ${JSON.stringify(bad)} (Form B: no such route)`,
       method: 'DELETE',
       path: () => `/v1/notes/${encodeURIComponent(bad)}`,
@@ -319,14 +321,14 @@ const CASES: Case[] = [
     }),
   ),
   {
-    rule: 'D2, SPEC 4.3',
+    checks: 'an unknown note is 404',
     what: 'DELETE an unknown well-formed UUID',
     method: 'DELETE',
     path: (c) => `/v1/notes/${c.unknownId}`,
     expect: { A: 404, B: 404 },
   },
   {
-    rule: 'SPEC 4.3, D2',
+    checks: 'only Form A deletes notes',
     what: "DELETE the account's own note: 204 in Form A, 404 in Form B (no such operation)",
     method: 'DELETE',
     path: (c) => `/v1/notes/${c.noteId}`,
@@ -334,38 +336,58 @@ const CASES: Case[] = [
     deletes: ['A'],
   },
   {
-    rule: 'SPEC 4.3, D2',
-    what: 'DELETE with unknown query parameters ignores them',
+    checks: 'unknown query parameters are ignored',
+    what: 'on DELETE /v1/notes/:id (Form B: no such route)',
     method: 'DELETE',
     path: (c) => `/v1/notes/${c.noteId}?foo=bar&force=true`,
     expect: { A: { ok: 204, check: noBody }, B: 404 },
     deletes: ['A'],
   },
-  // ---- unknown paths and methods under /v1 (D2)
-  { rule: 'D2', what: 'GET /v1', path: () => '/v1', expect: { A: 404, B: 404 } },
-  { rule: 'D2', what: 'GET /v1/', path: () => '/v1/', expect: { A: 404, B: 404 } },
-  { rule: 'D2', what: 'GET /v1/nope', path: () => '/v1/nope', expect: { A: 404, B: 404 } },
-  { rule: 'D2', what: 'GET /v1/v1/notes', path: () => '/v1/v1/notes', expect: { A: 404, B: 404 } },
+  // ---- unknown paths and methods under /v1
   {
-    rule: 'D2',
+    checks: 'a path or method the form does not offer is 404',
+    what: 'GET /v1',
+    path: () => '/v1',
+    expect: { A: 404, B: 404 },
+  },
+  {
+    checks: 'a path or method the form does not offer is 404',
+    what: 'GET /v1/',
+    path: () => '/v1/',
+    expect: { A: 404, B: 404 },
+  },
+  {
+    checks: 'a path or method the form does not offer is 404',
+    what: 'GET /v1/nope',
+    path: () => '/v1/nope',
+    expect: { A: 404, B: 404 },
+  },
+  {
+    checks: 'a path or method the form does not offer is 404',
+    what: 'GET /v1/v1/notes',
+    path: () => '/v1/v1/notes',
+    expect: { A: 404, B: 404 },
+  },
+  {
+    checks: 'a path or method the form does not offer is 404',
     what: 'GET /v1/notes/:id/transcript',
     path: (c) => `/v1/notes/${c.noteId}/transcript`,
     expect: { A: 404, B: 404 },
   },
   {
-    rule: 'D2',
+    checks: 'a path or method the form does not offer is 404',
     what: 'GET /v1/notes/:id/a/b',
     path: (c) => `/v1/notes/${c.noteId}/a/b`,
     expect: { A: 404, B: 404 },
   },
   {
-    rule: 'D2',
+    checks: 'a path or method the form does not offer is 404',
     what: 'GET /v1/webhooks/:id/deliveries for an unknown endpoint (Form A does not offer it)',
     path: (c) => `/v1/webhooks/${c.unknownId}/deliveries`,
     expect: { A: 404, B: 404 },
   },
   {
-    rule: 'D2',
+    checks: 'a path or method the form does not offer is 404',
     what: 'POST /v1/notes with a JSON object (no such method)',
     method: 'POST',
     path: () => '/v1/notes',
@@ -373,7 +395,7 @@ const CASES: Case[] = [
     expect: { A: 404, B: 404 },
   },
   {
-    rule: 'D2',
+    checks: 'a path or method the form does not offer is 404',
     what: 'PUT /v1/notes with a JSON object',
     method: 'PUT',
     path: () => '/v1/notes',
@@ -381,7 +403,7 @@ const CASES: Case[] = [
     expect: { A: 404, B: 404 },
   },
   {
-    rule: 'D2',
+    checks: 'a path or method the form does not offer is 404',
     what: 'POST /v1/notes/:id with a JSON object',
     method: 'POST',
     path: (c) => `/v1/notes/${c.noteId}`,
@@ -389,7 +411,7 @@ const CASES: Case[] = [
     expect: { A: 404, B: 404 },
   },
   {
-    rule: 'D2',
+    checks: 'a path or method the form does not offer is 404',
     what: 'PATCH /v1/notes/:id with a JSON object changes nothing',
     method: 'PATCH',
     path: (c) => `/v1/notes/${c.noteId}`,
@@ -397,7 +419,7 @@ const CASES: Case[] = [
     expect: { A: 404, B: 404 },
   },
   {
-    rule: 'D2',
+    checks: 'a path or method the form does not offer is 404',
     what: 'POST /v1/notes with a body that is not JSON (no such method: 404, whatever the body)',
     method: 'POST',
     path: () => '/v1/notes',
@@ -405,7 +427,7 @@ const CASES: Case[] = [
     expect: { A: 404, B: 404 },
   },
   {
-    rule: 'D2',
+    checks: 'a path or method the form does not offer is 404',
     what: 'POST /v1/notes with a JSON array body (no such method: 404, whatever the body)',
     method: 'POST',
     path: () => '/v1/notes',
@@ -413,7 +435,7 @@ const CASES: Case[] = [
     expect: { A: 404, B: 404 },
   },
   {
-    rule: 'D2',
+    checks: 'a path or method the form does not offer is 404',
     what: 'POST /v1/notes with a text/plain body (no such method: 404, whatever the body)',
     method: 'POST',
     path: () => '/v1/notes',
@@ -442,7 +464,7 @@ async function expectNoteIntact(c: Ctx) {
 
 describe('bad input on the notes endpoints, per form', () => {
   for (const tc of TABLE) {
-    it(`${tc.rule}: ${tc.what} [${tc.variant.name}] -> Form ${tc.variant.form}`, async () => {
+    it(`${tc.checks}: ${tc.what} [${tc.variant.name}] -> Form ${tc.variant.form}`, async () => {
       const { variant } = tc;
       const c = await setup(variant.keyForm, tc.platform);
       const init: Parameters<TestApp['request']>[1] = {

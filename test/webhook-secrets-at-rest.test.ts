@@ -18,7 +18,7 @@ import { loadSecretKeys } from '../server/webhooks/secret-keys';
 import { createTestDatabase, testDatabaseKind } from './test-database';
 import { startTestApp, type TestApp } from './test-app';
 
-// Issue 12 item 7: webhook signing secrets (D12's formats) are encrypted at rest under
+// Webhook signing secrets (docs/rules.md#webhook-urls-and-secrets) are encrypted at rest under
 // SECRETS_KEY (server/webhooks/secret-box.ts, secret-keys.ts, seal-secrets.ts), legacy plaintext
 // rows are sealed, and the key can be rotated (scripts/rotate-secrets-key.ts). The database tests
 // run on PGlite, or on the PostgreSQL server named by TEST_DATABASE_URL.
@@ -47,7 +47,7 @@ function thrown(fn: () => unknown): Error {
   throw new Error('expected a throw');
 }
 
-describe('the secret box (issue 12 item 7, D12 secrets)', () => {
+describe('the secret box: webhook secrets sealed under SECRETS_KEY', () => {
   const k1 = key();
   const box = createSecretBox({ current: k1 });
 

@@ -10,7 +10,8 @@ import { deactivateEndpoint } from '../server/webhooks/endpoints';
 import type { Resolver } from '../server/webhooks/url-guard';
 import { startTestApp, type TestApp } from './test-app';
 
-// The webhook endpoints API in both forms: SPEC 2.6, 4.5-4.8, 7; D1, D2, D8, D12, D13.
+// The webhook endpoints API in both forms: create, list, delete, URL and secret checks, errors and
+// the delivery records (docs/rules.md#webhook-endpoints, docs/rules.md#delivery-records).
 //
 // Two apps: `strict` has the production URL rules (no WEBHOOK_ALLOW_PRIVATE_URLS) and a fake DNS
 // resolver, for creating, listing, deleting and validating endpoints; `live` allows private URLs
@@ -108,7 +109,7 @@ function expectJson(res: { headers: Headers }) {
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
 }
 
-/** D2: the error body of the form, with the Form A code. */
+/** The error body of the form, with the Form A code. */
 function expectError(
   res: { status: number; json: any; headers: Headers },
   form: Form,
@@ -143,7 +144,7 @@ async function list(app: TestApp, key: string, form?: Form) {
 
 describe('POST /v1/webhooks', () => {
   it.each(FORMS)(
-    'Form %s answers 201 with the endpoint and its secret, keys in the SPEC 4.5 order',
+    'Form %s answers 201 with the endpoint and its secret, keys in the order of its form',
     async (form) => {
       const { key } = await strict.createAccount({ form });
       const res = await create(strict, key, {
@@ -356,7 +357,7 @@ describe('endpoint limit under concurrency', () => {
   });
 });
 
-describe('GET and DELETE /v1/webhooks (SPEC 4.6, 4.7, D8)', () => {
+describe('GET and DELETE /v1/webhooks', () => {
   it.each(FORMS)(
     'Form %s lists active and inactive endpoints newest first, without secrets',
     async (form) => {
@@ -471,7 +472,7 @@ describe('GET /v1/webhooks/:id/deliveries', () => {
     expectError(overridden, 'A', { A: 404, B: 404 }, 'not_found');
   });
 
-  it('every attempt is listed newest first with the D13 fields, paged by limit (default 25) and an opaque cursor without skips or repeats', async () => {
+  it('every attempt is listed newest first with its status, error, duration and payload, paged by limit (default 25) and an opaque cursor without skips or repeats', async () => {
     const { key } = await live.createAccount({ form: 'B' });
     const path = `/log-${Date.now()}`;
     failFirst.add(path); // the first request fails, so one delivery has a second attempt

@@ -17,11 +17,12 @@ import { insertDueDeliveries } from './due-deliveries';
 import { startTestApp, type TestApp } from './test-app';
 import { Receiver } from './webhook-receiver';
 
-// Issue 14 item 4: webhook dispatch in batches (server/webhooks/dispatch-batch.ts): many due
-// deliveries claimed at once, sent concurrently, their attempts and state changes recorded in
-// one transaction per batch, with every guarantee of SPEC 3.1, 6.5 and D11 kept. Runs on PGlite
-// and, with TEST_DATABASE_URL, on PostgreSQL. Receivers run on 127.0.0.1; no timing assertions:
-// "while" below means an observed state (a request held open by the test), not a duration.
+// Webhook dispatch in batches (server/webhooks/dispatch-batch.ts): many due deliveries claimed at
+// once, sent concurrently, their attempts and state changes recorded in one transaction per batch,
+// with every delivery guarantee kept (docs/rules.md#delivery-retries-and-deactivation). Runs on
+// PGlite and, with TEST_DATABASE_URL, on PostgreSQL. Receivers run on 127.0.0.1; no timing
+// assertions: "while" below means an observed state (a request held open by the test), not a
+// duration.
 
 const ENV = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_DELAYS: '1,2,1' };
 

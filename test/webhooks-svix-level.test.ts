@@ -14,7 +14,7 @@ import { BrowserSession } from './browser-session';
 import { startTestApp, type TestApp } from './test-app';
 import { type Received, Receiver } from './webhook-receiver';
 
-// Issue 12: deliveries with a state, edit, rotation with an overlap, Standard Webhooks headers,
+// Deliveries with a state, edit, rotation with an overlap, Standard Webhooks headers,
 // recovery, health, secrets sealed at rest. Through the settings app's procedures (the session is
 // the account) and real receivers on 127.0.0.1; the dispatcher is run by the test (no worker), and
 // a retry is made due by moving its next_attempt_at, so each state is observed on a settled system.
@@ -65,7 +65,7 @@ describe('a delivery has a state', () => {
     await dispatch();
     const [retrying] = (await o.ui.webhooks.deliveries({ id: endpoint.id })).items;
     expect(retrying).toMatchObject({ id: deliveryId, state: 'retrying', attempts: 1, lastStatusCode: 503 });
-    // D11: attempt 2 is due 30 s after attempt 1 ended.
+    // Attempt 2 is due 30 s after attempt 1 ended (the default retry delays).
     const wait = Date.parse(retrying!.nextAttemptAt!) - Date.parse(retrying!.lastAttemptAt!);
     expect(wait).toBe(30_000);
     expect((await o.ui.webhooks.deliveries({ id: endpoint.id, state: 'retrying' })).items).toHaveLength(1);
@@ -500,7 +500,7 @@ describe('recover', () => {
     await expect(
       o.ui.webhooks.recover({ id: endpoint.id, since: new Date(Date.now() + 60_000).toISOString() }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    // Issue 8: a time the database cannot store is a validation error, not a 500 (found by the
+    // A time the database cannot store is a validation error, not a 500 (found by the
     // hostile-input property below).
     for (const since of ['0000-01-01T00:00:00Z', '0099-12-31T23:59:59Z'])
       await expect(o.ui.webhooks.recover({ id: endpoint.id, since })).rejects.toMatchObject({

@@ -2,12 +2,12 @@ import net from 'node:net';
 import type { Database } from '../server/db/client';
 
 /**
- * Counts the SQL statements a client actually sends to the database (issue 14 item 2), from the
- * PostgreSQL frontend protocol itself rather than from what drizzle logs: every Execute ('E') of
- * the extended protocol and every simple Query ('Q'). So BEGIN, COMMIT and anything sent beside
- * drizzle's logger count too. On PostgreSQL the messages are read by a TCP relay between the
- * service's connections and the server; on PGlite, where the same messages go to an in-process
- * engine, by a wrapper around the one method PGlite sends them through.
+ * Counts the SQL statements a client actually sends to the database, from the PostgreSQL frontend
+ * protocol itself rather than from what drizzle logs: every Execute ('E') of the extended protocol
+ * and every simple Query ('Q'). So BEGIN, COMMIT and anything sent beside drizzle's logger count
+ * too. On PostgreSQL the messages are read by a TCP relay between the service's connections and the
+ * server; on PGlite, where the same messages go to an in-process engine, by a wrapper around the
+ * one method PGlite sends them through.
  */
 export interface StatementCounter {
   /** Statements sent while `fn` runs. */

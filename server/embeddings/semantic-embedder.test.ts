@@ -14,7 +14,7 @@ import {
   batchPieces,
 } from './semantic-embedder';
 
-// The offline semantic embedder, on the real model that ships in
+// The offline semantic embedder (EMBEDDINGS_PROVIDER=semantic), on the real model that ships in
 // node_modules. Nothing here replaces the model: the only stand-in loader is for the load failure.
 
 const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0);
@@ -73,7 +73,7 @@ function maxDifference(a: readonly number[], b: readonly number[]): number {
   return Math.max(...a.map((x, i) => Math.abs(x - (b[i] ?? Number.NaN))));
 }
 
-describe('SemanticEmbedder', () => {
+describe('SemanticEmbedder: offline, by meaning, with a small lexical part', () => {
   it('loads its weights lazily from node_modules and opens no socket, looks up no host and fetches nothing', () => {
     // A fresh Node process with every way out blocked and recorded before anything is imported.
     // The control connection at the end proves the blocks are live.
@@ -319,7 +319,7 @@ describe('EMBEDDINGS_PROVIDER=semantic', () => {
     ).toBe(512);
   });
 
-  it('with no configuration the embedder is semantic at 768 dimensions; local keeps 384', () => {
+  it('with no configuration the provider is semantic at 768 dimensions; local keeps 384', () => {
     expect(parseEnv({})).toMatchObject({ EMBEDDINGS_PROVIDER: 'semantic', EMBEDDINGS_DIMENSIONS: 768 });
     expect(parseEnv({ EMBEDDINGS_PROVIDER: '' })).toMatchObject({
       EMBEDDINGS_PROVIDER: 'semantic',

@@ -25,7 +25,7 @@ const refined = (params?: Record<string, unknown>) =>
     q: z.string().refine((v) => v !== 'bad', { message: 'q is not acceptable', ...(params && { params }) }),
   });
 
-describe('appErrorFromZodIssues: 400 invalid_request for malformed input, 422 validation_error otherwise', () => {
+describe('appErrorFromZodIssues: malformed input is a 400, an unacceptable value a 422', () => {
   it.each([
     ['invalid_type (string for a number)', z.object({ limit: z.number() }), { limit: 'abc' }, 'invalid_type'],
     [

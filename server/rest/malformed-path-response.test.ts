@@ -8,7 +8,7 @@ import { malformedPathResponse } from './malformed-path-response';
 const request = (path: string, headers: Record<string, string> = {}) =>
   new Request(`http://localhost${path}`, { headers });
 
-describe('hasMalformedPathEncoding', () => {
+describe('hasMalformedPathEncoding: whether the percent-encoding of a path decodes', () => {
   it.each([
     '/v1/notes/%FF',
     '/v1/%',
@@ -29,7 +29,7 @@ describe('hasMalformedPathEncoding', () => {
   ])('%s decodes', (path) => expect(hasMalformedPathEncoding(path)).toBe(false));
 });
 
-describe("malformedPathResponse: a 400 in the surface's shape and the request's form", () => {
+describe('malformedPathResponse: a 400 in the form the request asks for', () => {
   it('null for a well-formed API path and for any path outside /v1 and /api/recorder', () => {
     expect(malformedPathResponse(request('/v1/notes/3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b'))).toBeNull();
     expect(malformedPathResponse(request('/notes/%FF'))).toBeNull();

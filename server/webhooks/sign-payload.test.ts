@@ -8,7 +8,7 @@ import { profileB } from '../rest/form-b/profile';
 import { buildEventData, serializeEnvelope } from './envelope';
 import { deliveryHeaders, signPayload, signStandardWebhook } from './sign-payload';
 
-// Every delivery is signed twice over, and each
+// Every delivery is signed twice over (docs/rules.md#signatures-and-headers), and each
 // signature is checked here with the verifier a receiver would really use, not with our own code:
 // - X-Service-Signature (Stripe's scheme): Stripe's `webhooks.constructEvent` (static: no API key);
 // - webhook-id / webhook-timestamp / webhook-signature (Standard Webhooks): the `standardwebhooks`
@@ -23,11 +23,11 @@ const FORM_A_SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 const FORM_B_SECRET = /^[0-9a-f]{64}$/;
 
 const newSecret = (form: Form) => (form === 'A' ? profileA : profileB).newWebhookSecret();
-/** The same formats from given bytes, for fast-check (form-a/profile.ts, form-b/profile.ts). */
+/** The same secret formats from given bytes, for fast-check (form-a/profile.ts, form-b/profile.ts). */
 const secretFromBytes = (form: Form, bytes: Uint8Array) =>
   form === 'A' ? `whsec_${Buffer.from(bytes).toString('base64')}` : Buffer.from(bytes).toString('hex');
 
-/** A real delivery body: the envelope as compact JSON, with non-ASCII text in it. */
+/** A real delivery body: the event envelope as compact JSON, with non-ASCII text in it. */
 const BODY = serializeEnvelope(
   'meeting.completed',
   new Date('2026-03-02T10:15:00.000Z'),
@@ -193,7 +193,7 @@ describe.each(FORMS)('Form %s secrets verify with the libraries', (form) => {
     expect(() => verifiers[library](BODY, headers, secret)).toThrow(/too new/);
   });
 
-  it("Stripe's constructEvent checks age only: a receiver refusing a t 5 minutes away either way compares t itself", () => {
+  it("Stripe's constructEvent checks age only: a receiver that also refuses a timestamp over 5 minutes ahead checks t itself", () => {
     const secret = newSecret(form);
     const headers = deliver([secret], { now: new Date(Date.now() + 10 * 60_000) });
     expect(() => verifiers.stripe(BODY, headers, secret)).not.toThrow();

@@ -49,7 +49,7 @@ const transcriptA = [
   { sequence: 2, speaker: 'Ben', content: 'Yes, the release is on track.', start_time: 2.5 },
 ];
 
-describe('Form A presenters', () => {
+describe('Form A presenters: the fields of a note, a list entry and a page', () => {
   it('single note with recorder-supplied summary text and action items', () => {
     const out = presentNote(note({ summary, summaryText: 'The team agreed to ship on Friday.' }));
     expect(out).toStrictEqual({

@@ -48,7 +48,7 @@ const transcriptB = [
   { sequence: 2, speaker: 'Ben', content: 'Yes, the release is on track.', start_time: 2.5, end_time: null },
 ];
 
-describe('Form B presenters', () => {
+describe('Form B presenters: the fields of a note, a page and a summary', () => {
   it('a note with a summary: the Summary object, status ready, started_at, no Form A fields', () => {
     const out = presentNote(note({ summary, summaryText: 'Recorder text is a Form A thing.' }));
     expect(out).toStrictEqual({
@@ -118,7 +118,7 @@ describe('Form B presenters', () => {
     expect(out.transcript.map((s) => s.end_time)).toStrictEqual([2.5, null]);
   });
 
-  it('a page with more notes: next_cursor is the created_at of the last note (UTC, ms), has_more true', () => {
+  it('a page with more notes: next_cursor is the created_at of the last note (UTC, milliseconds, Z), has_more true', () => {
     const first = note();
     const last = note({
       id: 'ffffffff-1b2c-4d3e-8f90-a1b2c3d4e5f6',
