@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import bcrypt from 'bcryptjs';
 import { and, eq, like } from 'drizzle-orm';
 import { encode } from 'next-auth/jwt';
@@ -371,6 +373,22 @@ describe('sign-in is throttled per email and per client address', {
     expect(NO_ACCOUNT_HASH).toHaveLength(60);
     expect(bcrypt.getRounds(NO_ACCOUNT_HASH)).toBe(bcrypt.getRounds(account.passwordHash!));
     expect(await bcrypt.compare('', NO_ACCOUNT_HASH)).toBe(false);
+  });
+
+  it('outside the test runner passwords hash at cost 12, and the stand-in hash is at 12 too', () => {
+    // This suite hashes at a low cost to stay fast; the service as it runs must not.
+    const script = `(async () => {
+      const accounts = await import('./server/accounts/accounts.ts');
+      const auth = await import('./server/auth/auth-options.ts');
+      const bcrypt = (await import('bcryptjs')).default;
+      console.log(JSON.stringify({ cost: accounts.PASSWORD_HASH_COST, standIn: bcrypt.getRounds(auth.NO_ACCOUNT_HASH) }));
+    })()`;
+    const result = spawnSync(path.resolve('node_modules/.bin/tsx'), ['-e', script], {
+      env: { ...process.env, NODE_ENV: 'production' },
+      encoding: 'utf8',
+    });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({ cost: 12, standIn: 12 });
   });
 });
 

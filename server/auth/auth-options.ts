@@ -2,7 +2,7 @@ import type { NextAuthOptions } from 'next-auth';
 import CredentialsModule from 'next-auth/providers/credentials';
 import GitHubModule from 'next-auth/providers/github';
 import GoogleModule from 'next-auth/providers/google';
-import { createAccount, findAccountByEmail, verifyPassword } from '../accounts/accounts';
+import { createAccount, findAccountByEmail, PASSWORD_HASH_COST, verifyPassword } from '../accounts/accounts';
 import { passwordTooLong } from '../accounts/password-policy';
 import { getDatabase as getConfiguredDatabase } from '../db';
 import type { Database } from '../db/client';
@@ -64,11 +64,14 @@ export interface AuthDeps {
 export const SIGN_IN_THROTTLED = 'TooManyAttempts';
 
 /**
- * A real bcrypt hash (cost 12, like the accounts') of a random password nobody knows: a sign-in
- * for an email without an account compares against it, so it takes as long as one with an
- * account and the answer time does not tell whether the address is registered.
+ * A real bcrypt hash, at the accounts' cost, of a random password nobody knows: a sign-in for an
+ * email without an account compares against it, so it takes as long as one with an account and
+ * the answer time does not tell whether the address is registered.
  */
-export const NO_ACCOUNT_HASH = '$2b$12$G8Zx2s1/XSrpKM1jY0uYlOrmwoP9wqI6q5onH5ZmLClPmlfjO2V2i';
+export const NO_ACCOUNT_HASH =
+  PASSWORD_HASH_COST === 12
+    ? '$2b$12$G8Zx2s1/XSrpKM1jY0uYlOrmwoP9wqI6q5onH5ZmLClPmlfjO2V2i'
+    : '$2b$04$WWdMrPZdXxRIAUcP2iIycunRBy2nbadRlyngDinAIrSEARNl9ujG.';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: input validation: finding control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
