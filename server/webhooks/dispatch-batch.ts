@@ -32,8 +32,8 @@ const MAX_HELD_WINDOWS = 2;
  * A finished attempt is recorded at once when nothing else is being sent; otherwise it waits for
  * others to finish, until RECORD_BATCH have or RECORD_LINGER_MS has passed: a transaction per
  * attempt is what bounded dispatch, and on PGlite one statement costs about as much as recording
- * dozens of attempts in it (docs/performance.md has the measurements). The wait delays only the
- * recorded state: the window's room comes from sending.
+ * dozens of attempts in it (docs/performance.md#webhook-dispatch-in-batches has the
+ * measurements). The wait delays only the recorded state: the window's room comes from sending.
  */
 export const RECORD_BATCH = 128;
 export const RECORD_LINGER_MS = 20;
