@@ -13,10 +13,11 @@ import { missingUseLiteFiles, modelResolveFrom } from './use-lite-worker';
 // The vector is two parts side by side, each of unit length before weighting:
 //   [ √(1−w) · USE-lite (512) | √w · local lexical embedding (dimensions − 512) ]
 // so the cosine of two such vectors is (1−w)·cos(meaning) + w·cos(words): a paraphrase that
-// shares no word is found by the first part, and a query of exact names, codes or numbers ranks
-// the passage that contains them first through the second, in one vector search. With
-// `dimensions` 512 there is no lexical part. w = 0.15 sits inside the range where keyword queries
-// rank their passage first and paraphrase recall does not drop yet
+// shares no word is found by the first part, and exact names, codes or numbers in a query add to
+// the score of the passages that contain them through the second, in one vector search. That
+// does not make such a passage rank first: meaning still weighs most. With `dimensions` 512 there
+// is no lexical part. w = 0.15 sits inside the range where the development set's keyword queries
+// ranked their passage first and paraphrase recall did not drop yet
 // (docs/performance.md#search-quality).
 //
 // Anything that changes the vectors (the weights, the lexical features, the chunking) must change
