@@ -89,8 +89,8 @@ export interface DispatchOptions {
  * So one endpoint that hangs until the time-out holds only its own slot, a slow record does not
  * stop the sending, and under load a statement records many attempts. Returns the attempts made.
  *
- * Every guarantee of one-at-a-time dispatch holds: claims use FOR UPDATE SKIP LOCKED and a
- * lease (exactly once under racing dispatchers, taken over after a crash), and recordAttempts
+ * Batching gives up none of the per-delivery guarantees: claims use FOR UPDATE SKIP LOCKED and
+ * a lease (exactly once under racing dispatchers, taken over after a crash), and recordAttempts
  * keeps the per-delivery rules (the fourth failure deactivates once, with one email).
  */
 export async function dispatchDueDeliveries(
