@@ -13,7 +13,7 @@ import {
   type SentAttempt,
   sendAttempt,
   type WebhookDeps,
-} from './dispatch-deliveries';
+} from './delivery-attempts';
 
 /**
  * Deliveries one dispatcher has claimed and not yet sent at once (queued in the sender or in

@@ -10,6 +10,10 @@ import type { SecretBox } from './secret-box';
 import { deliveryHeaders } from './sign-payload';
 import { withSpan } from '../telemetry/tracing';
 
+// The steps of a delivery attempt, which the dispatcher (dispatchDueDeliveries in
+// dispatch-batch.ts) runs for many deliveries at once: claim due deliveries under a lease, send a
+// signed attempt, and record finished attempts with their deliveries' new states.
+
 /** The initial attempt plus three retries. */
 export const MAX_ATTEMPTS = WEBHOOK_MAX_ATTEMPTS;
 /** A claimed delivery is another dispatcher's once this runs out: well above the 10 s attempt time-out. */
