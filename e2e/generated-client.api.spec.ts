@@ -8,18 +8,18 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { demoLogin, readState } from './state';
 
-// The README's typed client. Types are generated with openapi-typescript from the documents
-// `npm start` serves, a client written against them with openapi-fetch is type-checked (strict, zero
-// diagnostics), and that same client then runs the README's flows against the server in each form:
-// list and page to the end, get, search, webhooks, delete, and each documented error with its typed
-// `error` object. Everything generated goes to os.tmpdir().
+// The typed client of docs/api.md#typed-client. Types are generated with openapi-typescript from
+// the documents `npm start` serves, a client written against them with openapi-fetch is
+// type-checked (strict, zero diagnostics), and that same client then runs the documented flows
+// against the server in each form: list and page to the end, get, search, webhooks, delete, and
+// each documented error with its typed `error` object. Everything generated goes to os.tmpdir().
 
 const root = path.resolve(import.meta.dirname, '..');
 const state = readState();
 const apiKey = () => (state.database === 'pglite' ? demoLogin(state).apiKey : state.accounts.main!.api_key);
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
-// The flows, as a developer writes them after the README's three lines. Each client is checked
+// The flows, as a developer writes them after the three lines that set the client up there. Each client is checked
 // against its form's generated `paths` and then run; `typeOnly` is never run: its
 // expect-error directives fail the check if the generated types stop refusing what a form lacks.
 const CLIENT_A = `
@@ -309,7 +309,7 @@ test('openapi-typescript types from both served documents check a strict openapi
   }
 });
 
-test('the checked Form A client runs the README flows and gets the documented errors', async ({
+test('the checked Form A client runs the documented flows and gets the documented errors', async ({
   baseURL,
 }) => {
   test.skip(!workspace.docs.A, 'needs the generated client');
@@ -363,7 +363,7 @@ test('the checked Form A client runs the README flows and gets the documented er
   expect(r.errorCodes).toEqual(['invalid_api_key', 'not_found', 'validation_error', 'invalid_request']);
 });
 
-test('the checked Form B client (X-API-Form: B) runs the README flows and gets the documented errors', async ({
+test('the checked Form B client (X-API-Form: B) runs the documented flows and gets the documented errors', async ({
   baseURL,
 }) => {
   test.skip(!workspace.docs.B, 'needs the generated client');

@@ -10,7 +10,7 @@ function expectBaseHeaders(headers: Record<string, string>) {
   expect(headers['x-content-type-options']).toBe('nosniff');
   expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
   expect(headers['permissions-policy']).toContain('camera=()');
-  // next start serves http here: no HSTS unless a TLS proxy says the browser came over https.
+  // npm start serves http here: no HSTS unless a TLS proxy says the browser came over https.
   expect(headers['strict-transport-security']).toBeUndefined();
 }
 

@@ -8,7 +8,8 @@ import { readState, signInAsDemo } from './state';
 // overlap (the old key answering 200 until the overlap ends, then 401) and keeping their expiry, a
 // replacement revoked with or without the key it replaced, keys created with an expiry, and each
 // key's usage, all through the settings app and checked against /v1 with the keys the page showed.
-// The keys page's README pictures with usage, rolling and revoking come from here.
+// The keys page's pictures with usage, rolling and revoking in docs/settings-app.md#screenshots
+// come from here.
 
 const state = readState();
 const HOUR_MS = 3_600_000;

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { expect, test } from './fixtures';
 import { readState } from './state';
 
-// The README's first steps against the real app (`npm start`: next build + next start).
+// The README's quick start against the real app, started with `npm start` as a new user starts it
+// (the standalone build and its server.js): the printed key, both forms, the errors, the OpenAPI
+// documents, and the admin CLI beside the server.
 
 const root = path.resolve(import.meta.dirname, '..');
 const state = readState();
@@ -53,9 +55,7 @@ test('the first start seeds the embedded database and prints a working key; a se
   }
 });
 
-test('the same notes in Form A and, with X-API-Form: B, in Form B through next start', async ({
-  request,
-}) => {
+test('the same notes in Form A and, with X-API-Form: B, in Form B through npm start', async ({ request }) => {
   const key = apiKey();
   const created = await request.post('/api/recorder/meetings', {
     headers: { authorization: `Bearer ${key}` },
@@ -111,7 +111,7 @@ test('the same notes in Form A and, with X-API-Form: B, in Form B through next s
   expect(await again.json()).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
 });
 
-test('errors in each form through next start, never a 500', async ({ request }) => {
+test('errors in each form through npm start, never a 500', async ({ request }) => {
   const key = apiKey();
   const cases: [Record<string, string>, string, number, unknown][] = [
     [{}, '/v1/notes', 401, { error: { code: 'invalid_api_key', message: expect.any(String) } }],

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { type Locator, type Page, test } from '@playwright/test';
 
 // The UI tests photograph the pages they visit: into test-results/ (Playwright's output folder,
-// not committed) on a normal run, and into docs/screenshots, the README's copies, only with
-// UPDATE_SCREENSHOTS=1.
+// not committed) on a normal run, and into docs/screenshots, the copies that
+// docs/settings-app.md#screenshots shows, only with UPDATE_SCREENSHOTS=1.
 
 const shotsDir = () =>
   process.env.UPDATE_SCREENSHOTS === '1'

@@ -6,8 +6,9 @@ import { startReceiver } from './webhook-receiver';
 
 // The settings app end to end, in Debian's Chromium against `npm start`: sign up, keys, webhooks
 // with a real receiver on 127.0.0.1, deactivation and re-enable, notes search and delete. Each page
-// is photographed (e2e/screenshots.ts); the webhook pages' README pictures are taken by the owner's
-// whole journey in e2e/webhooks-journey.ui.spec.ts.
+// is photographed (e2e/screenshots.ts); the webhook pages' pictures in
+// docs/settings-app.md#screenshots, but for the list on a phone, are taken by the owner's whole
+// journey in e2e/webhooks-journey.ui.spec.ts.
 
 const state = readState();
 

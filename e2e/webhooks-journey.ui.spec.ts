@@ -8,7 +8,8 @@ import { type ReceivedRequest, type Receiver, startReceiver } from './webhook-re
 // Webhooks end to end, in Debian's Chromium against `npm start`: the owner of a webhook endpoint
 // goes through everything the endpoint page offers, against a real receiver on 127.0.0.1 (the
 // e2e server allows private URLs and retries 4 s apart, e2e/start-server.ts). Then every settings
-// page is checked to fit a phone screen. The webhook pictures in the README come from here.
+// page is checked to fit a phone screen. The webhook pictures of docs/settings-app.md#screenshots
+// come from here (all but the list on a phone).
 
 const state = readState();
 const PHONE = { width: 390, height: 844 };

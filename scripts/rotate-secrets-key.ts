@@ -1,5 +1,5 @@
-// npm run secrets:rotate-key: re-seals every webhook signing secret under SECRETS_KEY (README,
-// "Secrets at rest"). With every instance already running on the new key:
+// npm run secrets:rotate-key: re-seals every webhook signing secret under SECRETS_KEY
+// (docs/security.md#webhook-secrets-at-rest). With every instance already running on the new key:
 //
 //   SECRETS_KEY=<new key> SECRETS_PREVIOUS_KEYS=<old key>[,<older key>…] npm run secrets:rotate-key
 //

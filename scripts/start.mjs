@@ -8,7 +8,7 @@
 // memory that preparing the database took.
 //
 // `npm start` runs it through scripts/start.sh, which sets how V8 and malloc use memory (the
-// reasons are there; the figures in docs/performance.md).
+// reasons are there; the figures in docs/performance.md#the-start-script).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';

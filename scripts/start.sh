@@ -13,8 +13,9 @@
 # - V8's young generation is held to 8 MB semi-spaces instead of 16, so that it does not idle
 #   with a start's worth of garbage.
 # Together they lower the idle server's resident memory markedly (bench:memory; figures in
-# docs/performance.md). On PostgreSQL the idle server compiles no WebAssembly: --no-liftoff saves
-# nothing there and the malloc setting costs CPU per request, so it runs with the defaults.
+# docs/performance.md#the-start-script). On PostgreSQL the idle server compiles no WebAssembly:
+# --no-liftoff saves nothing there and the malloc setting costs CPU per request, so it runs with
+# the defaults.
 # A DATABASE_URL given only in a .env file is not seen here: that server runs with the defaults,
 # the PostgreSQL choice.
 flags=

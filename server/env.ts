@@ -111,7 +111,8 @@ const envSchema = z
     VERCEL_ENV: z.string().optional(),
     // A production deployment outside Vercel says so here (VERCEL_ENV=production counts too):
     // the settings that only local development may leave out are then required. NODE_ENV cannot
-    // tell, since `next start` always sets it to production.
+    // tell: Next's production server (`npm start`'s server.js, `next start`) always sets it to
+    // production.
     APP_ENV: z.string().optional(),
     CRON_SECRET: z
       .string()
@@ -404,7 +405,7 @@ export function getEnv(): Env {
   return cached.env;
 }
 
-/** next start / next dev, as opposed to vitest or a script. */
+/** `next dev` (NODE_ENV=development), as opposed to Next's production server, vitest or a script. */
 export function isNextDev(): boolean {
   return process.env.NODE_ENV === 'development';
 }

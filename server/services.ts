@@ -5,7 +5,7 @@ import type { EmbeddingProvider } from './embeddings/provider';
 import { SemanticEmbedder } from './embeddings/semantic-embedder';
 import { pooledUseLiteLoader } from './embeddings/use-lite-worker';
 import { createMailer, type Mailer } from './email/send-email';
-import type { WebhookDeps } from './webhooks/dispatch-deliveries';
+import type { WebhookDeps } from './webhooks/delivery-attempts';
 import { createWebhookSender } from './webhooks/http-sender';
 import type { WebhookUrlPolicy } from './webhooks/register-endpoint';
 import type { Resolver } from './webhooks/url-guard';

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { areaCycles, productionImports } from './import-graph';
 
-// Arrows only point down. docs/architecture.md draws the layers; these tests keep the code to the
-// drawing.
+// Arrows only point down. docs/architecture.md#layers draws the layers; these tests keep the code
+// to the drawing.
 
 const edges = productionImports();
 const under = (dir: string) => (file: string) => file.startsWith(`${dir}${path.sep}`) || file === dir;

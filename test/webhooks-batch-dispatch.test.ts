@@ -11,7 +11,7 @@ import {
   recordAttempts,
   sendAttempt,
   type WebhookDeps,
-} from '../server/webhooks/dispatch-deliveries';
+} from '../server/webhooks/delivery-attempts';
 import { runDueWork } from '../server/worker/run-due-work';
 import { insertDueDeliveries } from './due-deliveries';
 import { startTestApp, type TestApp } from './test-app';

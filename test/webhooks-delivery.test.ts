@@ -7,7 +7,7 @@ import { deliveries, deliveryAttempts, emails, events } from '../server/db/schem
 import { parseEnv } from '../server/env';
 import { runDueWork } from '../server/worker/run-due-work';
 import { createServices } from '../server/services';
-import { claimDeliveries } from '../server/webhooks/dispatch-deliveries';
+import { claimDeliveries } from '../server/webhooks/delivery-attempts';
 import { reenableEndpointOrThrow } from '../server/webhooks/endpoints';
 import type { Resolver } from '../server/webhooks/url-guard';
 import { insertDueDeliveries } from './due-deliveries';

@@ -93,10 +93,10 @@ function lockDataDir(dataDir: string): () => void {
 /**
  * PGlite's PostgreSQL keeps initdb's shared_buffers of 128 MB, and its shared memory is allocated
  * and zeroed inside the WebAssembly heap when it starts, so the whole of it is resident from the
- * first second, whatever the database's size (bench:memory; docs/performance.md). 16 MB (2,048
- * pages) holds the demo's and a small team's working set. Pages beyond it are read from the data
- * directory's files, which the operating system caches. A database that outgrows this belongs on
- * PostgreSQL.
+ * first second, whatever the database's size (bench:memory;
+ * docs/performance.md#pglite-shared-buffers). 16 MB (2,048 pages) holds the demo's and a small
+ * team's working set. Pages beyond it are read from the data directory's files, which the
+ * operating system caches. A database that outgrows this belongs on PostgreSQL.
  */
 export const PGLITE_SHARED_BUFFERS = '16MB';
 

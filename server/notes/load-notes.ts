@@ -57,7 +57,7 @@ function decodeSegments(folded: string): Segment[] {
  * Attaches transcripts to note rows with one query for all of them, whatever their number
  * (no query per note), keeping the rows' order. The database folds each transcript into one
  * JSON array: decoding 100 arrays is several times faster than decoding 20,000 rows, above all
- * on PGlite (docs/performance.md).
+ * on PGlite (docs/performance.md#transcripts-folded-into-one-json-array).
  */
 export async function withTranscripts(db: Queryable, rows: NoteRow[]): Promise<NoteRecord[]> {
   if (rows.length === 0) return [];

@@ -3,7 +3,7 @@ import { releaseJobs } from '../jobs/jobs';
 import type { HeldLeases, WorkStop } from '../jobs/work-stop';
 import { log } from '../log';
 import { stopTracing } from '../telemetry/tracing';
-import { releaseDeliveries } from '../webhooks/dispatch-deliveries';
+import { releaseDeliveries } from '../webhooks/delivery-attempts';
 import type { Worker } from '../worker/worker';
 
 // Graceful shutdown on SIGTERM and SIGINT, installed by the runtime itself (not by whatever

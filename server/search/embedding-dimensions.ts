@@ -83,8 +83,8 @@ export async function changeDimensions(db: Queryable, dims: number): Promise<voi
 
 /**
  * How every HNSW index is built (migration 0009): denser than pgvector's defaults (m 16,
- * ef_construction 64), for better recall at the same search cost in exchange for a slower build
- * (bench:search; docs/performance.md has the figures).
+ * ef_construction 64), for better recall at the same ef_search in exchange for a slower build
+ * (bench:search; docs/performance.md#hnsw-index-and-search-settings has the figures).
  */
 export const HNSW_BUILD = 'with (m = 24, ef_construction = 128)';
 

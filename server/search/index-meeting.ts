@@ -39,7 +39,8 @@ export function readSegmentVectors(bytes: Uint8Array): Float32Array {
 /**
  * Embeds a transcript's passages and, once each, the segments they span: a hit's start_time is
  * the segment that best matches the query, and with the segments' vectors stored here a search
- * picks it without running the model again (running it in the request cost most of a second).
+ * picks it without running the model again (running it in the request cost most of a second:
+ * docs/performance.md#stored-segment-vectors).
  */
 export async function embedTranscript(
   embedder: EmbeddingProvider,

@@ -17,8 +17,8 @@ interface Bands {
 
 // Cosines, calibrated on a development set of paraphrase, keyword and junk queries per embedder:
 // `close` sits above what junk queries ("xyzzyplugh") score and `strong` near what the expected
-// passage of a paraphrase query scores (docs/performance.md has the figures). Another model (a
-// remote one) has no calibration: every hit counts as strong.
+// passage of a paraphrase query scores (docs/performance.md#search-quality has the figures).
+// Another model (a remote one) has no calibration: every hit counts as strong.
 const BANDS: { matches(model: string): boolean; bands: Bands }[] = [
   { matches: (m) => m.startsWith(USE_LITE_MODEL), bands: { close: 0.3, strong: 0.38 } },
   { matches: (m) => m === LOCAL_MODEL, bands: { close: 0.12, strong: 0.2 } },

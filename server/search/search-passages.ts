@@ -88,7 +88,8 @@ export async function searchPassages(
   );
   // The hits' segment vectors (read for these rows only, not for every candidate of the scan).
   // As base64 text, not bytea: PGlite decodes a bytea's hex form character by character in
-  // JavaScript, which took nearly half of a search's time; Node decodes base64 natively.
+  // JavaScript, which took nearly half of a search's time; Node decodes base64 natively
+  // (docs/performance.md#segment-vectors-read-as-base64).
   const vectorRows = await queryRows<{ id: string; segment_embeddings: string | null }>(
     db,
     sql`select id, encode(segment_embeddings, 'base64') as segment_embeddings from passages where id in (${sql.join(

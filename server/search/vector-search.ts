@@ -19,8 +19,9 @@ export const toVectorLiteral = (v: number[]) => `[${v.join(',')}]`;
 
 /**
  * HNSW candidate list (at least the number of rows asked for): the lowest value whose recall@10
- * against exact search stayed clear of 0.97 on bench:search's large account (docs/performance.md
- * has the figures). Only accounts above SEARCH_EXACT_MAX_ROWS take this path.
+ * against exact search stayed clear of 0.97 on bench:search's large account
+ * (docs/performance.md#hnsw-index-and-search-settings has the figures). Only accounts above
+ * SEARCH_EXACT_MAX_ROWS take this path.
  */
 export const HNSW_EF_SEARCH = 80;
 
@@ -29,7 +30,8 @@ export const HNSW_EF_SEARCH = 80;
  * walking the graph until enough rows pass the account filter, the candidate list, and no sort.
  * Without the last, the planner's costs at 768 dimensions and a long candidate list chose the
  * account's rows through the btree and a sort of all of them (the exact search, several times
- * slower on a large account: docs/performance.md) on exactly the accounts this path exists for.
+ * slower on a large account: docs/performance.md#hnsw-index-and-search-settings) on exactly the
+ * accounts this path exists for.
  * (The outer sort of the `limit` rows found is still done: it has no alternative.)
  */
 export const hnswSettings = (efSearch: number): string[] => {

@@ -9,7 +9,7 @@ export interface SummarizerInput {
 
 /** Writes the Summary object for a transcript (docs/rules.md#summaries). */
 export interface Summarizer {
-  /** For logs and the README, e.g. "extractive" or "openai:gpt-4o-mini". */
+  /** Which summarizer this is, e.g. "extractive" or "openai:gpt-4o-mini". */
   readonly name: string;
   summarize(input: SummarizerInput, opts?: { signal?: AbortSignal }): Promise<Summary>;
 }

@@ -61,7 +61,7 @@ export async function startTracing(settings: TracingSettings): Promise<boolean> 
     resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
     spanProcessors: [new BatchSpanProcessor(exporter)],
   });
-  // Global, so Next's own spans (under `next start`) share the exporter and our spans nest in them.
+  // Global, so Next's own spans (under Next's server) share the exporter and our spans nest in them.
   provider.register();
   holder.__meetingNotesTracing = {
     api,

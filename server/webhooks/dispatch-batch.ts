@@ -13,7 +13,7 @@ import {
   type SentAttempt,
   sendAttempt,
   type WebhookDeps,
-} from './dispatch-deliveries';
+} from './delivery-attempts';
 
 /**
  * Deliveries one dispatcher has claimed and not yet sent at once (queued in the sender or in
@@ -32,8 +32,8 @@ const MAX_HELD_WINDOWS = 2;
  * A finished attempt is recorded at once when nothing else is being sent; otherwise it waits for
  * others to finish, until RECORD_BATCH have or RECORD_LINGER_MS has passed: a transaction per
  * attempt is what bounded dispatch, and on PGlite one statement costs about as much as recording
- * dozens of attempts in it (docs/performance.md has the measurements). The wait delays only the
- * recorded state: the window's room comes from sending.
+ * dozens of attempts in it (docs/performance.md#webhook-dispatch-in-batches has the
+ * measurements). The wait delays only the recorded state: the window's room comes from sending.
  */
 export const RECORD_BATCH = 128;
 export const RECORD_LINGER_MS = 20;
@@ -89,8 +89,8 @@ export interface DispatchOptions {
  * So one endpoint that hangs until the time-out holds only its own slot, a slow record does not
  * stop the sending, and under load a statement records many attempts. Returns the attempts made.
  *
- * Every guarantee of one-at-a-time dispatch holds: claims use FOR UPDATE SKIP LOCKED and a
- * lease (exactly once under racing dispatchers, taken over after a crash), and recordAttempts
+ * Batching gives up none of the per-delivery guarantees: claims use FOR UPDATE SKIP LOCKED and
+ * a lease (exactly once under racing dispatchers, taken over after a crash), and recordAttempts
  * keeps the per-delivery rules (the fourth failure deactivates once, with one email).
  */
 export async function dispatchDueDeliveries(

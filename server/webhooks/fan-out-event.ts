@@ -49,8 +49,9 @@ export function newDelivery(
  *
  * One statement rather than three (insert the event, read the endpoints, insert the deliveries):
  * each round trip inside the transaction delays the commit, and with it the first attempt, which
- * is made right after the commit (docs/performance.md has the figures). Each endpoint's payload is one of the serialized envelopes passed in, picked by the label it
- * subscribed to, so the bytes signed and sent are still serializeEnvelope's.
+ * is made right after the commit (docs/performance.md#an-event-and-its-deliveries-in-one-statement
+ * has the figures). Each endpoint's payload is one of the serialized envelopes passed in, picked
+ * by the label it subscribed to, so the bytes signed and sent are still serializeEnvelope's.
  */
 export async function recordEventWithDeliveries(
   tx: Queryable,

@@ -22,7 +22,8 @@ const fileKeys = new Map<string, Buffer>();
  * else a key generated once into `<DATA_DIR>/secrets-key` (mode 600), the way scripts/prepare.ts
  * keeps next-auth's secret, so a development install needs no setting and its secrets survive
  * restarts. SECRETS_PREVIOUS_KEYS still open what was sealed under them. Production must set
- * SECRETS_KEY (server/env.ts refuses to start without it under VERCEL_ENV=production).
+ * SECRETS_KEY (server/env.ts refuses to start without it under VERCEL_ENV=production or
+ * APP_ENV=production).
  */
 export function loadSecretKeys(env: Env): SecretKeys {
   const previous = [...env.SECRETS_PREVIOUS_KEYS];
@@ -35,7 +36,7 @@ export function loadSecretKeys(env: Env): SecretKeys {
     if (env.DATABASE_URL)
       log.warn('SECRETS_KEY is not set: webhook secrets are sealed under a key generated into DATA_DIR', {
         file,
-        hint: 'every instance that shares DATABASE_URL needs the same key: set SECRETS_KEY (see docs/rules.md#configuration)',
+        hint: 'every instance that shares DATABASE_URL needs the same key: set SECRETS_KEY (see docs/security.md#webhook-secrets-at-rest)',
       });
   }
   return { current: key, previous };

@@ -2,7 +2,7 @@ import type { Db } from '../db/client';
 import { log } from '../log';
 import type { Services } from '../services';
 import { dispatchDueDeliveries } from '../webhooks/dispatch-batch';
-import type { AttemptOutcome } from '../webhooks/dispatch-deliveries';
+import type { AttemptOutcome } from '../webhooks/delivery-attempts';
 import { sealLegacySecrets } from '../webhooks/seal-secrets';
 import { type ClaimedJob, claimJobs, completeJob, failJob, type JobLane, releaseJobs } from '../jobs/jobs';
 import type { WorkStop } from '../jobs/work-stop';

@@ -10,6 +10,10 @@ import type { SecretBox } from './secret-box';
 import { deliveryHeaders } from './sign-payload';
 import { withSpan } from '../telemetry/tracing';
 
+// The steps of a delivery attempt, which the dispatcher (dispatchDueDeliveries in
+// dispatch-batch.ts) runs for many deliveries at once: claim due deliveries under a lease, send a
+// signed attempt, and record finished attempts with their deliveries' new states.
+
 /** The initial attempt plus three retries. */
 export const MAX_ATTEMPTS = WEBHOOK_MAX_ATTEMPTS;
 /** A claimed delivery is another dispatcher's once this runs out: well above the 10 s attempt time-out. */
@@ -273,8 +277,9 @@ const OUTCOME_OF_STATUS: Readonly<Record<string, AttemptOutcome>> = {
 
 /**
  * Records a batch of attempts and the deliveries' new states at once
- * (docs/rules.md#delivery-retries-and-deactivation): one statement (RECORD_BATCH_HEAD), and one transaction only when the batch holds a
- * fourth failure. Per delivery, as one attempt at a time did:
+ * (docs/rules.md#delivery-retries-and-deactivation): one statement (RECORD_BATCH_HEAD), and one
+ * transaction only when the batch holds a fourth failure. Per delivery, as if each attempt were
+ * recorded alone:
  * - a delivery deleted meanwhile (its endpoint was deleted) is dropped: 'gone';
  * - an attempt already recorded (another dispatcher took the delivery over after our lease ran
  *   out) or a delivery no longer pending (cancelled meanwhile) changes no state: 'gone';
@@ -384,14 +389,4 @@ async function emailDeactivation(db: Db, deps: WebhookDeps, { delivery, result }
   } catch (err) {
     log.error('webhook deactivation email not sent', { endpoint: delivery.endpointId, err });
   }
-}
-
-/** Makes one attempt of a claimed delivery and records it. */
-export async function attemptDelivery(
-  db: Db,
-  deps: WebhookDeps,
-  delivery: ClaimedDelivery,
-): Promise<AttemptOutcome> {
-  const [outcome] = await recordAttempts(db, deps, [await sendAttempt(deps, delivery)]);
-  return outcome ?? 'gone';
 }
