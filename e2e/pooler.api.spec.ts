@@ -337,7 +337,7 @@ test.describe('several instances behind a transaction-mode pooler (PgBouncer)', 
     await expect
       .poll(() => receiver.received.length, { timeout: 120_000 })
       .toBeGreaterThanOrEqual(deliveries.length);
-    // Every call runs to the end of its budget, waiting for work that falls due: once all have
+    // Every call works until nothing is left to fall due within its budget: once all have
     // answered, nothing more is in flight.
     const answers = await Promise.all(calls);
 

@@ -6,6 +6,7 @@ import { OpenAIEmbedder } from '../server/embeddings/openai-embedder';
 import { startFakeOpenAI, type FakeOpenAI } from './fake-openai-server';
 import { claimJobs, enqueueJob, failJob, MAX_JOB_ATTEMPTS } from '../server/jobs/jobs';
 import { OpenAISummarizer } from '../server/summaries/openai-summarizer';
+import { runDueWork } from '../server/worker/run-due-work';
 import { startTestApp, type TestApp } from './test-app';
 
 // Background work: the job queue, the cron route, and the openai providers' background path.
@@ -84,6 +85,53 @@ describe('cron route', () => {
       headers: { authorization: 'Bearer cron-secret-for-tests' },
     });
     expect(again.json).toMatchObject({ jobs_done: 0, jobs_retried: 0, jobs_failed: 0 });
+  });
+});
+
+describe('a cron run waits only for work that falls due within its budget', () => {
+  // A budget of ten minutes, longer than any test may take: a run that waited for its budget
+  // instead of ending would time the test out.
+  const LONG_BUDGET_MS = 600_000;
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app?.close());
+  const cronRun = () => runDueWork(app.db, app.services, { budgetMs: LONG_BUDGET_MS, waitForDue: true });
+
+  it('with nothing queued it ends at once', async () => {
+    expect(await cronRun()).toEqual({
+      jobs_done: 0,
+      jobs_retried: 0,
+      jobs_failed: 0,
+      deliveries_succeeded: 0,
+      deliveries_retried: 0,
+      deliveries_failed: 0,
+    });
+  });
+
+  it('it waits for a job that falls due within the budget, runs it, then ends', async () => {
+    const { key } = await app.createAccount();
+    const id = await app.recordNote(key, { generateSummary: true });
+    const queued = await app.db.select().from(jobs).where(eq(jobs.meetingId, id));
+    expect(queued.length).toBeGreaterThan(0);
+    await app.db.update(jobs).set({ dueAt: sql`now() + interval '1 second'` }).where(eq(jobs.meetingId, id));
+    const counts = await cronRun();
+    expect(counts.jobs_done).toBeGreaterThanOrEqual(queued.length);
+    expect(await app.db.select().from(jobs).where(eq(jobs.meetingId, id))).toEqual([]);
+  });
+
+  it('a job due after the budget ends is left for a later run, which does not wait for it', async () => {
+    const { key, account } = await app.createAccount();
+    const id = await app.recordNote(key, { transcribe: false });
+    await enqueueJob(app.db, {
+      kind: 'embed_summary',
+      accountId: account.id,
+      meetingId: id,
+      dueAt: new Date(Date.now() + 2 * LONG_BUDGET_MS),
+    });
+    expect(await cronRun()).toMatchObject({ jobs_done: 0, jobs_retried: 0, jobs_failed: 0 });
+    expect(await app.db.select().from(jobs).where(eq(jobs.meetingId, id))).toHaveLength(1);
   });
 });
 

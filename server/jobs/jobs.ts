@@ -40,6 +40,28 @@ export async function cancelJobs(tx: Queryable, meetingId: string, kind: JobKind
 export type JobLane = 'quick' | 'bulk';
 export const BULK_KINDS: readonly JobKind[] = ['embed_transcript'];
 const laneKinds = (lane: JobLane) => JOB_KINDS.filter((k) => BULK_KINDS.includes(k) === (lane === 'bulk'));
+/** The kinds of a lane (of both lanes when none is named), as a list for `kind in (…)`. */
+const kindList = (lane?: JobLane) =>
+  sql.join(
+    (lane ? laneKinds(lane) : JOB_KINDS).map((k) => sql`${k}`),
+    sql`, `,
+  );
+
+/**
+ * Whether a job of the lane (both lanes when none is named) is to run within `withinMs` from now,
+ * whether another dispatcher holds it or not (one that fails comes back due later): a cron run
+ * that waits for work falling due stops once this is false.
+ */
+export async function jobFallsDueWithin(db: Db, withinMs: number, lane?: JobLane): Promise<boolean> {
+  const [row] = await queryRows<{ due: boolean }>(
+    db,
+    sql`select exists (
+          select 1 from jobs
+          where failed_at is null and kind in (${kindList(lane)})
+            and due_at < now() + make_interval(secs => ${Math.max(0, withinMs) / 1000})) as due`,
+  );
+  return row?.due === true;
+}
 
 /** How many of the best candidates a claim considers, per job it claims: room for other dispatchers' locks. */
 const CANDIDATES_PER_CLAIM = 8;
@@ -67,17 +89,13 @@ export async function claimJobs(
   limit: number,
   opts: { lane?: JobLane; leaseMs?: number } = {},
 ): Promise<ClaimedJob[]> {
-  const kinds = opts.lane ? laneKinds(opts.lane) : JOB_KINDS;
   const leaseMs = opts.leaseMs ?? JOB_LEASE_MS;
-  const kindList = sql.join(
-    kinds.map((k) => sql`${k}`),
-    sql`, `,
-  );
+  const kinds = kindList(opts.lane);
   const rows = await queryRows<Record<string, unknown>>(
     db,
     sql`with in_flight as (
           select account_id, count(*) as n from jobs
-          where failed_at is null and locked_until >= now() and kind in (${kindList})
+          where failed_at is null and locked_until >= now() and kind in (${kinds})
           group by account_id),
         ranked as (
           select j.id, j.due_at, j.account_id,
@@ -85,7 +103,7 @@ export async function claimJobs(
                    + coalesce(f.n, 0) as turn
           from jobs j left join in_flight f on f.account_id is not distinct from j.account_id
           where j.failed_at is null and j.due_at <= now()
-            and (j.locked_until is null or j.locked_until < now()) and j.kind in (${kindList})),
+            and (j.locked_until is null or j.locked_until < now()) and j.kind in (${kinds})),
         candidates as (
           select r.id, r.turn, t.served_at, r.due_at
           from ranked r left join job_turns t on t.account_id = r.account_id

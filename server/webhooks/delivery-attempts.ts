@@ -53,6 +53,21 @@ export interface ClaimedDelivery {
 }
 
 /**
+ * Whether a pending delivery is to be attempted within `withinMs` from now, whether another
+ * dispatcher holds it or not (an attempt that fails comes back due later): a cron run that waits
+ * for work falling due stops once this is false.
+ */
+export async function deliveryFallsDueWithin(db: Db, withinMs: number): Promise<boolean> {
+  const [row] = await queryRows<{ due: boolean }>(
+    db,
+    sql`select exists (
+          select 1 from deliveries
+          where status = 'pending' and next_attempt_at < now() + make_interval(secs => ${Math.max(0, withinMs) / 1000})) as due`,
+  );
+  return row?.due === true;
+}
+
+/**
  * Claims due deliveries for this dispatcher. SKIP LOCKED keeps concurrent dispatchers (cron on
  * several instances, the in-process worker) off each other's rows; the lease gives a delivery
  * held by a dispatcher that died to another one later (at least once, never lost).

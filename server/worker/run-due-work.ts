@@ -2,9 +2,17 @@ import type { Db } from '../db/client';
 import { log } from '../log';
 import type { Services } from '../services';
 import { dispatchDueDeliveries } from '../webhooks/dispatch-batch';
-import type { AttemptOutcome } from '../webhooks/delivery-attempts';
+import { type AttemptOutcome, deliveryFallsDueWithin } from '../webhooks/delivery-attempts';
 import { sealLegacySecrets } from '../webhooks/seal-secrets';
-import { type ClaimedJob, claimJobs, completeJob, failJob, type JobLane, releaseJobs } from '../jobs/jobs';
+import {
+  type ClaimedJob,
+  claimJobs,
+  completeJob,
+  failJob,
+  type JobLane,
+  jobFallsDueWithin,
+  releaseJobs,
+} from '../jobs/jobs';
 import type { WorkStop } from '../jobs/work-stop';
 import { withSpan } from '../telemetry/tracing';
 import { runJob } from './run-job';
@@ -94,7 +102,9 @@ function wakeable(stop?: WorkStop) {
  * Runs due background work (webhook attempts, embeddings, summaries) until none is due or the time
  * budget is spent (docs/rules.md#background-work). Shared by the in-process worker and the cron
  * route; any number may run at once. With waitForDue (the cron route, whose ticks are a minute
- * apart) it also waits for work that falls due within the budget, such as a 30-second retry.
+ * apart) it also waits for work that falls due within the budget, such as a 30-second retry, and
+ * ends once nothing is queued to fall due before the budget ends: a platform that bills a
+ * function by the second is not billed for waiting on nothing.
  *
  * Deliveries and jobs run side by side, so a webhook's first attempt never waits behind a slow
  * job (an embedding); the jobs run in two lanes side by side too (quick: summaries and the like;
@@ -150,6 +160,7 @@ export async function runDueWork(
       if (attempted > 0) continue;
       if (jobsWereOver && !opts.waitForDue) return;
       if (jobTicks !== ticks) continue;
+      if (jobsWereOver && !(await deliveryFallsDueWithin(db, deadline - Date.now()))) return;
       await idle(jobsRan);
     }
   };
@@ -196,6 +207,7 @@ export async function runDueWork(
           continue;
         }
         if (!opts.waitForDue) return;
+        if (!(await jobFallsDueWithin(db, deadline - Date.now(), name))) return;
         await idle(wakeable(stop));
       }
     };
