@@ -57,10 +57,9 @@ function expectBetween(iso: string | null, from: number, to: number) {
   expect(at).toBeLessThanOrEqual(to);
 }
 
-test('a key rolled with a 1-hour overlap keeps answering 200 beside its replacement, and the list shows when it stops; a key rolled with a 3 s overlap answers 401 after it while its replacement answers 200', async ({
-  page,
-  request,
-}) => {
+test('a key rolled with a 1-hour overlap keeps answering 200 beside its replacement, and the list shows when it stops; a key rolled with a 3 s overlap answers 401 after it while its replacement answers 200', {
+  tag: '@any-database',
+}, async ({ page, request }) => {
   await signInAsDemo(page, state);
   await page.goto('/keys');
   const name = `Production server ${Date.now()}`;
@@ -157,10 +156,9 @@ test('a key rolled with a 1-hour overlap keeps answering 200 beside its replacem
   await expect(page.getByTestId(`roll-key-${result.key.id}`)).toBeVisible();
 });
 
-test('a key expiring in 30 days rolls into a key with the same expiry, which the dialog and the one-time view say; revoking that replacement offers to revoke the key it replaced too, and does both', async ({
-  page,
-  request,
-}) => {
+test('a key expiring in 30 days rolls into a key with the same expiry, which the dialog and the one-time view say; revoking that replacement offers to revoke the key it replaced too, and does both', {
+  tag: '@any-database',
+}, async ({ page, request }) => {
   await signInAsDemo(page, state);
   await page.goto('/keys');
   const name = `Contractor CI ${Date.now()}`;
@@ -242,10 +240,9 @@ test('a key expiring in 30 days rolls into a key with the same expiry, which the
   await expect(rowsNamed(page, name)).toHaveCount(0);
 });
 
-test('revoking a replacement without ticking the box leaves the key it replaced working, still listed until its overlap ends', async ({
-  page,
-  request,
-}) => {
+test('revoking a replacement without ticking the box leaves the key it replaced working, still listed until its overlap ends', {
+  tag: '@any-database',
+}, async ({ page, request }) => {
   await signInAsDemo(page, state);
   await page.goto('/keys');
   const name = `Staging ${Date.now()}`;
@@ -284,10 +281,9 @@ test('revoking a replacement without ticking the box leaves the key it replaced 
   await expect(oldExpiry).not.toContainText('Replaced by');
 });
 
-test('renaming a key with the keyboard: a toast, the new name after a reload, the key unchanged; a blank name gets a plain message', async ({
-  page,
-  request,
-}) => {
+test('renaming a key with the keyboard: a toast, the new name after a reload, the key unchanged; a blank name gets a plain message', {
+  tag: '@any-database',
+}, async ({ page, request }) => {
   await signInAsDemo(page, state);
   await page.goto('/keys');
   const name = `Laptop ${Date.now()}`;
@@ -325,10 +321,9 @@ test('renaming a key with the keyboard: a toast, the new name after a reload, th
   expect(await statusWith(request, key.plaintext)).toBe(200);
 });
 
-test('a key created with an expiry shows "Expires" and its date, counting down in its last week, and works until then', async ({
-  page,
-  request,
-}) => {
+test('a key created with an expiry shows "Expires" and its date, counting down in its last week, and works until then', {
+  tag: '@any-database',
+}, async ({ page, request }) => {
   await signInAsDemo(page, state);
   await page.goto('/keys');
   const expiry = page.getByTestId('create-key-expiry');
@@ -366,10 +361,9 @@ test('a key created with an expiry shows "Expires" and its date, counting down i
   await expect(keyRow(page, forever.id).getByTestId('key-expiry')).toHaveCount(0);
 });
 
-test('each key shows its requests today and this minute, when it was last used, and a 7-day chart that a screen reader can read', async ({
-  page,
-  request,
-}) => {
+test('each key shows its requests today and this minute, when it was last used, and a 7-day chart that a screen reader can read', {
+  tag: '@any-database',
+}, async ({ page, request }) => {
   await signInAsDemo(page, state);
   await page.goto('/keys');
   const name = `Usage ${Date.now()}`;

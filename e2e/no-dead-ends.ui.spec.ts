@@ -46,10 +46,9 @@ async function deleteNote(baseURL: string, id: string) {
   });
 }
 
-test('deleting a note says so in a toast, shows the list, and Back does not land on "Note not found"', async ({
-  page,
-  baseURL,
-}) => {
+test('deleting a note says so in a toast, shows the list, and Back does not land on "Note not found"', {
+  tag: '@any-database',
+}, async ({ page, baseURL }) => {
   const id = await recordNote(baseURL!, 'Toast test meeting');
   try {
     await signInAsDemo(page, state);
@@ -77,9 +76,9 @@ test('deleting a note says so in a toast, shows the list, and Back does not land
   }
 });
 
-test('a webhook endpoint: added, test event, deleted, each with a toast; Back after the delete is no dead end', async ({
-  page,
-}) => {
+test('a webhook endpoint: added, test event, deleted, each with a toast; Back after the delete is no dead end', {
+  tag: '@any-database',
+}, async ({ page }) => {
   await signInAsDemo(page, state);
   await page.goto('/webhooks');
   const url = `http://127.0.0.1:9/toast-${Date.now()}`;
@@ -105,7 +104,7 @@ test('a webhook endpoint: added, test event, deleted, each with a toast; Back af
   await expect(page.getByText('Endpoint not found')).toHaveCount(0);
 });
 
-test('creating and revoking a key are confirmed by toasts', async ({ page }) => {
+test('creating and revoking a key are confirmed by toasts', { tag: '@any-database' }, async ({ page }) => {
   await signInAsDemo(page, state);
   await page.goto('/keys');
   const name = `toast key ${Date.now()}`;
@@ -163,10 +162,9 @@ test('a service that cannot be reached gets a plain message and Try again, never
   await page.waitForURL((u) => u.pathname === '/webhooks');
 });
 
-test('the notes list shows the date it is sorted by (when a note was added), and the meeting day when it differs', async ({
-  page,
-  baseURL,
-}) => {
+test('the notes list shows the date it is sorted by (when a note was added), and the meeting day when it differs', {
+  tag: '@any-database',
+}, async ({ page, baseURL }) => {
   const id = await recordNote(baseURL!, 'Back-filled September meeting', '2026-09-01T09:00:00Z');
   try {
     await signInAsDemo(page, state);
@@ -384,10 +382,9 @@ test('dark mode follows the system, a toggle overrides it and is remembered, app
   await expect(html).toHaveClass(/\bdark\b/);
 });
 
-test('the notes list keeps its filter and how far it was paged in the URL, across a reload and Back', async ({
-  page,
-  baseURL,
-}) => {
+test('the notes list keeps its filter and how far it was paged in the URL, across a reload and Back', {
+  tag: '@any-database',
+}, async ({ page, baseURL }) => {
   const ids: string[] = [];
   try {
     // More than one page (20) of notes in the demo account.

@@ -51,7 +51,10 @@ async function newUser(browser: Browser) {
   return { context, page, escaped };
 }
 
-test('sign up, sign in, sign out, and the old cookie no longer works', async ({ browser, request }) => {
+test('sign up, sign in, sign out, and the old cookie no longer works', { tag: '@any-database' }, async ({
+  browser,
+  request,
+}) => {
   const { context, page } = await newUser(browser);
   const email = `newcomer-${Date.now()}@e2e.test`;
   await signUp(page, email);
@@ -96,10 +99,9 @@ test('sign up, sign in, sign out, and the old cookie no longer works', async ({ 
   await context.close();
 });
 
-test('"Sign out everywhere" on the Account page signs out every browser of the account', async ({
-  browser,
-  request,
-}) => {
+test('"Sign out everywhere" on the Account page signs out every browser of the account', {
+  tag: '@any-database',
+}, async ({ browser, request }) => {
   const laptop = await newUser(browser);
   const email = `everywhere-${Date.now()}@e2e.test`;
   await signUp(laptop.page, email);
@@ -129,10 +131,9 @@ test('"Sign out everywhere" on the Account page signs out every browser of the a
   await phone.context.close();
 });
 
-test('a callbackUrl that leads off the site lands on /notes after signing in', async ({
-  browser,
-  baseURL,
-}) => {
+test('a callbackUrl that leads off the site lands on /notes after signing in', {
+  tag: '@any-database',
+}, async ({ browser, baseURL }) => {
   // Another origin on this machine stands in for the attacker's site.
   let visits = 0;
   const evil = http.createServer((_req, res) => {
@@ -166,9 +167,9 @@ test('a callbackUrl that leads off the site lands on /notes after signing in', a
   evil.close();
 });
 
-test('after 10 wrong passwords for an email, signing in says to wait, even with the right one', async ({
-  browser,
-}) => {
+test('after 10 wrong passwords for an email, signing in says to wait, even with the right one', {
+  tag: '@any-database',
+}, async ({ browser }) => {
   const { context, page } = await newUser(browser);
   const email = `throttled-${Date.now()}@e2e.test`;
   await signUp(page, email);

@@ -22,10 +22,9 @@ async function signIn(page: Page, email: string, password: string) {
 
 test.describe.configure({ mode: 'serial' });
 
-test('sign up; the account explains it has no early access, and its key gets 403 from /v1', async ({
-  page,
-  request,
-}) => {
+test('sign up; the account explains it has no early access, and its key gets 403 from /v1', {
+  tag: '@any-database',
+}, async ({ page, request }) => {
   await page.goto('/sign-up');
   await shot(page, 'sign-up');
   const email = `owner-${Date.now()}@example.com`;
@@ -56,7 +55,10 @@ test('sign up; the account explains it has no early access, and its key gets 403
   await page.waitForURL('**/sign-in');
 });
 
-test('create a key, call /v1 with it (200), revoke it (401)', async ({ page, request }) => {
+test('create a key, call /v1 with it (200), revoke it (401)', { tag: '@any-database' }, async ({
+  page,
+  request,
+}) => {
   const demo = demoLogin(state);
   await signIn(page, demo.email, demo.password);
   await page.goto('/keys');
@@ -92,9 +94,9 @@ test('create a key, call /v1 with it (200), revoke it (401)', async ({ page, req
   );
 });
 
-test('a webhook endpoint: test event in the log; four failures deactivate it; re-enable; the next event arrives', async ({
-  page,
-}) => {
+test('a webhook endpoint: test event in the log; four failures deactivate it; re-enable; the next event arrives', {
+  tag: '@any-database',
+}, async ({ page }) => {
   const receiver = await startReceiver();
   try {
     const demo = demoLogin(state);
@@ -152,7 +154,10 @@ test('a webhook endpoint: test event in the log; four failures deactivate it; re
   }
 });
 
-test('search notes, open the hit at its moment, delete the note', async ({ page, request }) => {
+test('search notes, open the hit at its moment, delete the note', { tag: '@any-database' }, async ({
+  page,
+  request,
+}) => {
   const demo = demoLogin(state);
   await signIn(page, demo.email, demo.password);
   await expect(page.getByTestId('note-row').first()).toBeVisible();
