@@ -1,10 +1,10 @@
 import { test as base, type APIRequestContext } from '@playwright/test';
-import { createContractValidator } from '../test/openapi-contract';
+import { createContractValidator } from '../test/support/openapi-contract';
 
 // Every /v1 answer the end-to-end tests receive through Playwright's `request` is validated against
 // the published OpenAPI document of the form that answered, as the vitest suite's answers are
-// (test/openapi-contract.ts). Every API key these tests use is a Form A key (the demo key, keys
-// made in the settings app); Form B is asked for with X-API-Form.
+// (test/support/openapi-contract.ts). Every API key these tests use is a Form A key (the demo key,
+// keys made in the settings app); Form B is asked for with X-API-Form.
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'fetch'] as const;
 type Method = (typeof METHODS)[number];

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect } from '@playwright/test';
-import type { CapturedMail } from '../test/smtp-capture';
+import type { CapturedMail } from '../test/support/smtp-capture';
 import { MAILBOX_FILE } from './mailbox-file';
 
 // What the SMTP server of e2e/start-server.ts caught.

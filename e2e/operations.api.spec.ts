@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { ReceivedSpan } from '../test/otlp-receiver';
+import type { ReceivedSpan } from '../test/support/otlp-receiver';
 import { expect, test } from './fixtures';
 import { SPANS_FILE } from './spans-file';
 import { demoLogin, readState } from './state';

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import postgres from 'postgres';
 import { Webhook } from 'standardwebhooks';
-import { Receiver } from '../test/webhook-receiver';
-import { freePort, PGBOUNCER_POOL_SIZE, type PgBouncer, startPgBouncer } from '../test/pgbouncer';
+import { Receiver } from '../test/support/webhook-receiver';
+import { freePort, PGBOUNCER_POOL_SIZE, type PgBouncer, startPgBouncer } from '../test/support/pgbouncer';
 
 // Several instances of the service behind one transaction-mode pooler, as on Vercel or on several
 // machines: three real servers started at the same moment on a fresh database, reaching

@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { expect, test } from './fixtures';
 import { processTree } from '../scripts/process-tree';
-import { uploadUntilAnswered } from '../test/stream-upload';
+import { uploadUntilAnswered } from '../test/support/stream-upload';
 import { STATE_DIR } from './state';
 
 // The settings app's protections, against `npm start` (next build + the production server):

@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { expect, test } from '@playwright/test';
-import { BrowserSession } from '../test/http-session';
-import { type CapturedMail, linkIn, startSmtpCapture } from '../test/smtp-capture';
+import { BrowserSession } from '../test/support/http-session';
+import { type CapturedMail, linkIn, startSmtpCapture } from '../test/support/smtp-capture';
 
 // The deployment: what the build leaves in .next/standalone, with .next/static copied beside it
 // as Next's documentation says, alone in an empty folder outside the repository (no node_modules

@@ -28,8 +28,8 @@ import { createAppHandlers, routeFor } from '../server/runtime/app-handlers';
 import { authSettings } from '../server/auth/auth-options';
 import { createServices, type Services } from '../server/services';
 import { startWorker, type Worker } from '../server/worker/worker';
-import { startSmtpCapture } from '../test/smtp-capture';
-import { createTestDatabase } from '../test/test-database';
+import { startSmtpCapture } from '../test/support/smtp-capture';
+import { createTestDatabase } from '../test/support/test-database';
 import { percentile } from './bench-stats';
 
 const { values } = parseArgs({

@@ -19,8 +19,8 @@ import { serveNode } from '../server/http/serve-node';
 import { createAppHandlers, routeFor } from '../server/runtime/app-handlers';
 import { createServices, embeddingThreads, type Services } from '../server/services';
 import { startWorker } from '../server/worker/worker';
-import { createTestDatabase } from '../test/test-database';
-import { Receiver } from '../test/webhook-receiver';
+import { createTestDatabase } from '../test/support/test-database';
+import { Receiver } from '../test/support/webhook-receiver';
 import { percentile } from './bench-stats';
 import { benchSegments } from './bench-transcripts';
 

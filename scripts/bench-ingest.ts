@@ -20,7 +20,7 @@ import { serveNode } from '../server/http/serve-node';
 import { createAppHandlers, routeFor } from '../server/runtime/app-handlers';
 import { createServices, embeddingThreads, type Services } from '../server/services';
 import { startWorker } from '../server/worker/worker';
-import { createTestDatabase } from '../test/test-database';
+import { createTestDatabase } from '../test/support/test-database';
 import { percentile } from './bench-stats';
 import { benchSegments } from './bench-transcripts';
 

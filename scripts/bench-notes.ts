@@ -8,7 +8,7 @@ import { createAppHandlers, routeFor } from '../server/runtime/app-handlers';
 import { serveNode } from '../server/http/serve-node';
 import { createMeeting } from '../server/meetings/create-meeting';
 import { storeTranscript } from '../server/meetings/store-transcript';
-import { createTestDatabase } from '../test/test-database';
+import { createTestDatabase } from '../test/support/test-database';
 import { percentile } from './bench-stats';
 import { createServices } from '../server/services';
 import { getEnv } from '../server/env';

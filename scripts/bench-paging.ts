@@ -14,7 +14,7 @@ import { createMeeting } from '../server/meetings/create-meeting';
 import { storeTranscript } from '../server/meetings/store-transcript';
 import { createAppHandlers, routeFor } from '../server/runtime/app-handlers';
 import { createServices } from '../server/services';
-import { createTestDatabase } from '../test/test-database';
+import { createTestDatabase } from '../test/support/test-database';
 import { percentile } from './bench-stats';
 
 // The word-matching embedder: the notes' transcripts are indexed inline, no model is loaded.

@@ -30,7 +30,7 @@ import { embedEach } from '../server/search/embed-checked';
 import { makePassages } from '../server/search/make-passages';
 import { HNSW_EF_SEARCH, hnswSettings, toVectorLiteral } from '../server/search/vector-search';
 import { createServices, type Services } from '../server/services';
-import { createTestDatabase } from '../test/test-database';
+import { createTestDatabase } from '../test/support/test-database';
 import { percentile } from './bench-stats';
 
 const { values } = parseArgs({

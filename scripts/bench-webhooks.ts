@@ -36,7 +36,7 @@ import { createServices, type Services } from '../server/services';
 import { createSecretBox } from '../server/webhooks/secret-box';
 import { loadSecretKeys } from '../server/webhooks/secret-keys';
 import { createEndpoint } from '../server/webhooks/endpoints';
-import { createTestDatabase } from '../test/test-database';
+import { createTestDatabase } from '../test/support/test-database';
 import { percentile } from './bench-stats';
 
 const { values } = parseArgs({

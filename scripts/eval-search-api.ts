@@ -36,7 +36,7 @@ let close = async () => {};
 if (!base) {
   const { getEnv } = await import('../server/env');
   const { createServices } = await import('../server/services');
-  const { createTestDatabase } = await import('../test/test-database');
+  const { createTestDatabase } = await import('../test/support/test-database');
   const { createV1Handler } = await import('../server/rest/v1-handler');
   const { createRecorderHandler, RECORDER_PREFIX } = await import('../server/recorder/recorder-handler');
   const { serveNode } = await import('../server/http/serve-node');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client';
-import { createTestDatabase } from '../../test/test-database';
+import { createTestDatabase } from '../../test/support/test-database';
 import { consumeSignInAttempt, consumeSignUpAttempt, SIGN_IN_LIMITS } from './throttle-attempts';
 
 // The sign-in and sign-up limits hold over any span of their window's length, including one

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI } from '../../test/fake-openai-server';
+import { startFakeOpenAI, type FakeOpenAI } from '../../test/support/fake-openai-server';
 import { embedLocal } from './local-embedder';
 import { EmbeddingsError, OpenAIEmbedder, type OpenAIEmbedderOptions } from './openai-embedder';
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/test-app';
+import { startTestApp, type TestApp } from '../../test/support/test-app';
 import { queryRows } from '../db/client';
 import { changeDimensions, ensureVectorIndexes, storedDimensions } from '../search/embedding-dimensions';
 import { demoMeetings } from '../seed/demo-meetings';

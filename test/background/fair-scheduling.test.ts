@@ -7,8 +7,8 @@ import type { EmbeddingProvider } from '../../server/embeddings/provider';
 import { parseEnv } from '../../server/env';
 import { claimJobs, enqueueJob } from '../../server/jobs/jobs';
 import { createServices } from '../../server/services';
-import { BrowserSession } from '../browser-session';
-import { startTestApp, type TestApp } from '../test-app';
+import { BrowserSession } from '../support/browser-session';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 // Background work is fair: accounts take turns for the queue, so one account's bulk import does
 // not hold another account's new meeting behind it, and cheap work (a summary) runs in a lane of

@@ -16,9 +16,9 @@ import { FORM_A_STATUS } from '../../server/rest/form-a/errors';
 import { FORM_B_STATUS } from '../../server/rest/form-b/errors';
 import { FORMS } from '../../server/rest/forms';
 import { createServices } from '../../server/services';
-import { BrowserSession, type HttpAnswer } from '../browser-session';
-import { linkIn, startSmtpCapture } from '../smtp-capture';
-import { startTestApp, type TestApp } from '../test-app';
+import { BrowserSession, type HttpAnswer } from '../support/browser-session';
+import { linkIn, startSmtpCapture } from '../support/smtp-capture';
+import { startTestApp, type TestApp } from '../support/test-app';
 import {
   holdsUnstorableText,
   inputFor,

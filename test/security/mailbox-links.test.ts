@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccount, findAccountByEmail } from '../../server/accounts/accounts';
 import { emails } from '../../server/db/schema';
-import { BrowserSession, trpcError } from '../browser-session';
-import { capturedLogLines } from '../captured-logs';
-import { type CapturedMail, linkIn, startSmtpCapture } from '../smtp-capture';
-import { startTestApp, type TestApp } from '../test-app';
+import { BrowserSession, trpcError } from '../support/browser-session';
+import { capturedLogLines } from '../support/captured-logs';
+import { type CapturedMail, linkIn, startSmtpCapture } from '../support/smtp-capture';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 // A link that proves control of an address (verify it, reset a password) reaches only that
 // mailbox: the settings app lists such a message without its text, it is stored without it, no

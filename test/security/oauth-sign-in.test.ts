@@ -7,7 +7,7 @@ import { isOperatorAccount } from '../../server/accounts/operator-console';
 import { createAuthOptions } from '../../server/auth/auth-options';
 import { providerVouchesForEmail } from '../../server/auth/oauth-email';
 import type { Database } from '../../server/db/client';
-import { createTestDatabase } from '../test-database';
+import { createTestDatabase } from '../support/test-database';
 
 // An OAuth sign-in opens (or creates) the account of the provider's address only when the
 // provider vouches for that address; otherwise anyone could sign in as its owner. GitHub's API is

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { migrateDatabase, queryRows } from '../../server/db/client';
-import { openDatabaseBefore } from '../older-database';
+import { openDatabaseBefore } from '../support/older-database';
 
 // A database of the release before link messages were kept without their text still holds
 // verification and reset links that the Account page used to show. Upgrading removes the text of

@@ -6,8 +6,8 @@ import type { z } from 'zod';
  * tRPC does not parse every response through it, which on a page of notes re-validated every
  * segment of every transcript. The shape is guaranteed instead by the presenters' return types
  * (`z.input` of this schema: the compiler checks the resolver against it) and by the tests, which
- * validate every response against the published document (test/openapi-contract.ts). Presenters
- * build every object field by field, so nothing unlisted reaches the wire.
+ * validate every response against the published document (test/support/openapi-contract.ts).
+ * Presenters build every object field by field, so nothing unlisted reaches the wire.
  */
 export function documentedOutput<TProcedure extends { _def: object }, TOut>(
   schema: z.ZodType<unknown, TOut>,

@@ -1,0 +1,311 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../server/db/client';
+import { encodeCursor } from '../../server/http/opaque-cursor';
+import { createMeeting } from '../../server/meetings/create-meeting';
+import { storeTranscript } from '../../server/meetings/store-transcript';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { testDatabaseKind } from '../support/test-database';
+import { countPgliteStatements, startCountingRelay, type StatementCounter } from './wire-statements';
+
+// A page of notes takes a fixed number of SQL round trips (no N+1), and every list and lookup query
+// can be served by an index.
+
+const captured: { query: string; params: unknown[] }[] = [];
+let capturing = false;
+let app: TestApp;
+let statements: StatementCounter;
+
+beforeAll(async () => {
+  // On PostgreSQL the service's connections go through a relay that counts what they send.
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  const relay = serverUrl ? await startCountingRelay(serverUrl) : null;
+  if (relay) process.env.TEST_DATABASE_URL = relay.url;
+  try {
+    app = await startTestApp({
+      logger: {
+        logQuery(query, params) {
+          if (capturing) captured.push({ query, params });
+        },
+      },
+    });
+  } finally {
+    if (serverUrl) process.env.TEST_DATABASE_URL = serverUrl;
+  }
+  statements = relay?.counter ?? countPgliteStatements(app.database);
+});
+afterAll(async () => {
+  await app?.close();
+  await statements?.close();
+});
+
+async function addNotes(accountId: string, count: number, segments: number) {
+  for (let i = 0; i < count; i++) {
+    const { id } = await createMeeting(app.db, app.services, accountId, {
+      title: `Meeting ${i}`,
+      platform: i % 2 ? 'zoom' : 'microphone',
+    });
+    await storeTranscript(app.db, app.services, accountId, id, {
+      durationSeconds: segments * 5,
+      segments: Array.from({ length: segments }, (_, s) => ({
+        speaker: `S${s % 3}`,
+        content: `Line ${s} of meeting ${i}`,
+        startTime: s * 5,
+        endTime: s * 5 + 4,
+      })),
+    });
+  }
+}
+
+async function capture(fn: () => Promise<unknown>) {
+  captured.length = 0;
+  capturing = true;
+  try {
+    await fn();
+  } finally {
+    capturing = false;
+  }
+  return [...captured];
+}
+
+describe('SQL round trips and indexes', () => {
+  it('listing 100 notes of 200 segments takes as many queries as listing 2 (no N+1)', async () => {
+    const small = await app.createAccount();
+    const large = await app.createAccount();
+    await addNotes(small.account.id, 2, 200);
+    await addNotes(large.account.id, 100, 200);
+    // Warm up both keys so that the once-a-minute last_used_at write and the pruning of old
+    // rate-limit windows (once per new window) are not counted.
+    for (const form of ['A', 'B']) {
+      await app.request('/v1/notes?limit=1', { key: small.key, form });
+      await app.request('/v1/notes?limit=1', { key: large.key, form });
+    }
+
+    // The key and the count (Form B: the account's day and the key's minute) in one statement, the
+    // page of notes with their transcripts in the other.
+    for (const [form, expected] of [
+      ['A', 2],
+      ['B', 2],
+    ] as const) {
+      let smallBody: any;
+      let largeBody: any;
+      const smallQueries = await capture(async () => {
+        smallBody = (await app.request('/v1/notes?limit=100', { key: small.key, form })).json;
+      });
+      const largeQueries = await capture(async () => {
+        largeBody = (await app.request('/v1/notes?limit=100', { key: large.key, form })).json;
+      });
+      expect(smallBody.data).toHaveLength(2);
+      expect(largeBody.data).toHaveLength(100);
+      expect(largeBody.data.every((n: any) => n.transcript.length === 200)).toBe(true);
+      expect({ form, queries: largeQueries.length }).toEqual({ form, queries: smallQueries.length });
+      expect({ form, queries: largeQueries.length }).toEqual({ form, queries: expected });
+    }
+    // Storing 20,400 segments takes 25-30 s on PGlite on an idle machine; vitest runs two files
+    // at once, so this test gets room beyond the suite's 60 s default.
+  }, 240_000);
+
+  it('every query of a list, filtered list, page and lookup can use an index', async () => {
+    const { account, key } = await app.createAccount();
+    await addNotes(account.id, 3, 5);
+    const page = await app.request('/v1/notes?limit=1', { key });
+    const id = page.json.data[0].id;
+    const queries = await capture(async () => {
+      await app.request('/v1/notes?limit=2', { key });
+      await app.request(
+        `/v1/notes?limit=1&cursor=${page.json.next_cursor}&platform=zoom&created_after=2020-01-01T00:00:00Z&created_before=2100-01-01T00:00:00Z`,
+        { key },
+      );
+      await app.request(`/v1/notes?limit=1&platform=phone`, { key, form: 'B' });
+      await app.request(`/v1/notes/${id}`, { key });
+    });
+    // The statement that authenticates and counts starts with WITH (EXPLAIN does not run it).
+    const reads = queries.filter((q) => /^\s*(select|with)\b/i.test(q.query));
+    expect(reads.length).toBeGreaterThanOrEqual(8);
+    expect(reads.filter((q) => /^\s*with\b/i.test(q.query)).length).toBeGreaterThanOrEqual(4);
+    for (const { query, params } of reads) {
+      const plan = await explainWithoutSeqScan(query, params);
+      expect(plan, `${query}\n${plan}`).not.toMatch(/Seq Scan/);
+    }
+  });
+});
+
+describe('two statements per /v1 read', () => {
+  /** Statements sent to the database for one request, and the answer. */
+  async function sent(path: string, init: Parameters<TestApp['request']>[1]) {
+    let answer: Awaited<ReturnType<TestApp['request']>> | undefined;
+    const count = await statements.count(async () => {
+      answer = await app.request(path, init);
+    });
+    return { count, status: answer!.status, json: answer!.json };
+  }
+
+  it.each(['A', 'B'] as const)(
+    'a Form %s list or get sends two statements to the database (key and count; note or page with transcripts), from a key’s first request on, counted on the wire',
+    async (form) => {
+      const { account, key } = await app.createAccount({ form, plan: 'free' });
+      await addNotes(account.id, 3, 50);
+      // The key's first request: last_used_at and the new window's row are written in the
+      // same statement that authenticates and counts.
+      const first = await sent('/v1/notes?limit=2', { key });
+      expect(first).toMatchObject({ count: 2, status: 200, json: { has_more: true } });
+      expect(first.json.data).toHaveLength(2);
+      expect(first.json.data.every((n: any) => n.transcript.length === 50)).toBe(true);
+      const [note] = first.json.data;
+      const [used] = await queryRows<{ last_used_at: unknown }>(
+        app.db,
+        sql`select last_used_at from api_keys where account_id = ${account.id}`,
+      );
+      expect(used!.last_used_at).not.toBeNull();
+
+      const page = await sent(`/v1/notes?limit=2&cursor=${encodeURIComponent(first.json.next_cursor)}`, {
+        key,
+      });
+      expect(page).toMatchObject({ count: 2, status: 200, json: { has_more: false } });
+      expect(page.json.data).toHaveLength(1);
+
+      const got = await sent(`/v1/notes/${note.id}`, { key });
+      expect(got).toMatchObject({ count: 2, status: 200, json: { id: note.id } });
+      expect(got.json.transcript).toStrictEqual(note.transcript);
+
+      const missing = await sent('/v1/notes/00000000-0000-4000-8000-000000000000', { key });
+      expect(missing).toMatchObject({ count: 2, status: 404 });
+
+      // Nothing but the lookup for a key that matches none; nothing at all for one that cannot.
+      expect(await sent('/v1/notes', { key: `mnk_${'x'.repeat(40)}`, form })).toMatchObject({
+        count: 1,
+        status: 401,
+      });
+      expect(await sent('/v1/notes', { key: 'not-a-key', form })).toMatchObject({ count: 0, status: 401 });
+    },
+  );
+
+  it.each(['A', 'B'] as const)(
+    'a Form %s request refused by a full window is one statement, and counts nothing',
+    async (form) => {
+      const { account, key } = await app.createAccount({ form, plan: 'enterprise', dailyLimit: 2 });
+      await addNotes(account.id, 1, 5);
+      expect((await sent('/v1/notes', { key })).status).toBe(200);
+      expect((await sent('/v1/notes', { key })).status).toBe(200);
+      expect(await sent('/v1/notes', { key })).toMatchObject({ count: 1, status: 429 });
+      const [day] = await queryRows<{ count: number }>(
+        app.db,
+        sql`select count from rate_limit_counters where bucket = ${`account:${account.id}`}`,
+      );
+      expect(Number(day!.count)).toBe(2);
+    },
+  );
+});
+
+describe("the one statement keeps the account's daily limit under a race", () => {
+  // PGlite runs one statement at a time, so no request can overtake another there.
+  it.skipIf(testDatabaseKind === 'pglite')(
+    'on PostgreSQL, a day window filled between the statement’s snapshot and its count refuses the request, and the key’s minute keeps no count of it',
+    async () => {
+      const { account, key, keyId } = await app.createAccount({
+        form: 'B',
+        plan: 'enterprise',
+        dailyLimit: 5,
+      });
+      expect((await app.request('/v1/notes', { key })).status).toBe(200);
+      const day = `account:${account.id}`;
+      const minute = `key:${keyId}`;
+      const counter = async (bucket: string) =>
+        Number(
+          (
+            await queryRows<{ count: number }>(
+              app.db,
+              sql`select coalesce(max(count), 0) as count from rate_limit_counters where bucket = ${bucket}`,
+            )
+          )[0]?.count,
+        );
+      const { pending } = await app.db.transaction(async (tx) => {
+        // Another instance fills the day and holds the row: the request's snapshot still shows
+        // room, so it counts its minute and then waits for the day's row.
+        await tx.execute(sql`update rate_limit_counters set count = 5 where bucket = ${day}`);
+        const pending = app.request('/v1/notes', { key });
+        for (let i = 0; i < 200; i++) {
+          const [waiting] = await queryRows<{ n: number }>(
+            app.db,
+            sql`select count(*)::int as n from pg_stat_activity
+                where datname = current_database() and wait_event_type = 'Lock'`,
+          );
+          if (Number(waiting?.n) > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        // Wrapped, or the transaction would wait for the answer before it commits.
+        return { pending };
+      });
+      const answer = await pending;
+      expect({ status: answer.status, body: answer.json }).toEqual({
+        status: 429,
+        body: { error: expect.stringContaining('per UTC day') },
+      });
+      expect(answer.headers.get('x-ratelimit-limit')).toBe('5');
+      expect(answer.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect({ day: await counter(day), minute: await counter(minute) }).toEqual({ day: 5, minute: 1 });
+    },
+  );
+});
+
+describe('flat paging', () => {
+  it('the page of notes at depth 2,990 of 3,000 is found by an index condition in both forms: no row before the cursor is read and filtered', async () => {
+    const { account, key } = await app.createAccount();
+    // 3,000 notes, one a second (created_at is unique per account).
+    await app.db.execute(sql`
+      insert into meetings (id, account_id, title, platform, started_at, created_at, transcribed_at)
+      select gen_random_uuid(), ${account.id}, 'Note ' || g, 'zoom', t, t, t
+      from (select g, timestamptz '2025-01-01T00:00:00Z' + g * interval '1 second' as t
+            from generate_series(1, 3000) g) s`);
+    const [deep] = await queryRows<{ id: string; created_at: string | Date }>(
+      app.db,
+      sql`select id, created_at from meetings where account_id = ${account.id}
+          order by created_at desc, id desc offset 2989 limit 1`,
+    );
+    const position = { createdAt: new Date(deep!.created_at), id: deep!.id };
+    for (const [form, cursor] of [
+      ['A', encodeCursor(position)],
+      ['B', position.createdAt.toISOString()],
+    ] as const) {
+      let answer: any;
+      const queries = await capture(async () => {
+        answer = await app.request(`/v1/notes?limit=10&cursor=${encodeURIComponent(cursor)}`, { key, form });
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.json.data).toHaveLength(10);
+      const list = queries.find((q) => /from "meetings"/.test(q.query) && /order by/i.test(q.query));
+      expect(list, form).toBeDefined();
+      const plan = await explainWithoutSeqScan(list!.query, list!.params, { analyze: true });
+      // The cursor is part of the index condition, and nothing read is thrown away by a filter.
+      expect(plan, `${form}\n${plan}`).toMatch(/Index Cond: .*created_at/);
+      expect(plan, `${form}\n${plan}`).not.toMatch(/Rows Removed by Filter: [1-9]/);
+      expect(plan, `${form}\n${plan}`).not.toMatch(/Seq Scan/);
+    }
+  });
+});
+
+/** The plan with sequential scans priced out: a Seq Scan left in it means no index can serve the query. */
+async function explainWithoutSeqScan(
+  query: string,
+  params: unknown[],
+  opts: { analyze?: boolean } = {},
+): Promise<string> {
+  const explain = opts.analyze ? 'explain analyze' : 'explain';
+  const client = (app.db as unknown as { $client: any }).$client;
+  const values = params.map((p) => (p instanceof Date ? p.toISOString() : p));
+  if (app.database.kind === 'pglite') {
+    await client.query('set enable_seqscan = off');
+    try {
+      const result = await client.query(`${explain} ${query}`, values);
+      return result.rows.map((r: any) => r['QUERY PLAN']).join('\n');
+    } finally {
+      await client.query('set enable_seqscan = on');
+    }
+  }
+  return app.db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_seqscan = off`);
+    const reserved = (tx as unknown as { session: { client: any } }).session.client;
+    const rows = await reserved.unsafe(`${explain} ${query}`, values);
+    return rows.map((r: any) => r['QUERY PLAN']).join('\n');
+  });
+}
