@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { FORM_NAMES, PLANS, type FormName, type Plan } from '@/server/domain';
+import { DEFAULT_FORM, FORM_NAMES, PLANS, type FormName, type Plan } from '@/server/domain';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Badge, Card, EmptyState, ErrorMessage, Loading, PageHeader } from '../ui/card';
@@ -274,7 +274,7 @@ function KeysCard({ account }: { account: ConsoleAccount }) {
           className="grid gap-3 border-t border-zinc-100 pt-4 sm:grid-cols-[1fr_10rem_auto] sm:items-end"
         >
           <TextField label="New key’s name (optional)" name="name" maxLength={100} autoComplete="off" />
-          <SelectField label="Form" name="form" defaultValue="A">
+          <SelectField label="Form" name="form" defaultValue={DEFAULT_FORM}>
             {FORM_NAMES.map((f) => (
               <option key={f} value={f}>
                 Form {f}

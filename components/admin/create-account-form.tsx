@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState, type FormEvent } from 'react';
-import { FORM_NAMES, PLANS, type FormName, type Plan } from '@/server/domain';
+import { DEFAULT_FORM, FORM_NAMES, PLANS, type FormName, type Plan } from '@/server/domain';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Card, ErrorMessage } from '../ui/card';
@@ -76,7 +76,7 @@ export function CreateAccountForm() {
           inputMode="numeric"
           hint="Enterprise accounts only; empty for the plan’s default."
         />
-        <SelectField label="First key’s form" name="form" defaultValue="A">
+        <SelectField label="First key’s form" name="form" defaultValue={DEFAULT_FORM}>
           {FORM_NAMES.map((f) => (
             <option key={f} value={f}>
               Form {f}

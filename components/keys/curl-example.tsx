@@ -18,8 +18,10 @@ function useOrigin() {
 
 export function CurlExample() {
   const origin = useOrigin();
-  const formA = `curl -H "Authorization: Bearer mnk_YOUR_API_KEY" \\\n  ${origin}/v1/notes`;
-  const formB = `curl -H "Authorization: Bearer mnk_YOUR_API_KEY" \\\n  -H "X-API-Form: B" \\\n  ${origin}/v1/notes`;
+  // Without X-API-Form a key answers in its own form, whichever that is; the second command shows
+  // the header choosing one.
+  const inKeysForm = `curl -H "Authorization: Bearer mnk_YOUR_API_KEY" \\\n  ${origin}/v1/notes`;
+  const inFormB = `curl -H "Authorization: Bearer mnk_YOUR_API_KEY" \\\n  -H "X-API-Form: B" \\\n  ${origin}/v1/notes`;
   return (
     <Card>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -32,8 +34,8 @@ export function CurlExample() {
         Send the key as a bearer token. A key answers in its own form; the{' '}
         <code className="font-mono text-xs">X-API-Form</code> header picks the other one for a single request.
       </p>
-      <Snippet label="List your notes" code={formA} />
-      <Snippet label="The same request in Form B" code={formB} />
+      <Snippet label="List your notes" code={inKeysForm} />
+      <Snippet label="The same request in Form B" code={inFormB} />
     </Card>
   );
 }

@@ -15,7 +15,11 @@ export interface ApiHandlerDeps {
 
 export const V1_PREFIX = '/v1';
 export const RECORDER_PREFIX = '/api/recorder';
-/** The recorder's API writes its errors as Form A does. */
+/**
+ * The recorder's API writes its errors as Form A does, whatever its key's form: its contract with
+ * the desktop recorder, which is why this is Form A by name and not DEFAULT_FORM (the form of a
+ * new key).
+ */
 export const RECORDER_FORM = 'A' satisfies FormName;
 
 /** API answers are per key and per moment: no browser or proxy may keep a copy. */

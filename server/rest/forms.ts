@@ -1,14 +1,34 @@
+import type { OpenApiRouter } from 'trpc-to-openapi';
+import type { ApiPrincipal } from '../accounts/authenticate-api-key';
 import type { FormName } from '../domain';
+import type { RateLimitWindow } from '../rate-limit/consume-rate-limit';
+import type { RateLimitRule } from '../rate-limit/plan-limits';
 import { formA } from './form-a';
 import { formB } from './form-b';
-import type { RestForm } from './rest-form';
+import type { FormProfile } from './form-profiles';
 
-/**
- * The registry of API forms as served: a form is its folder plus one line here and one in
- * ./form-profiles.ts (what it says, light enough for the proxy and the browser). Every place
- * that differs by form looks the form up in one of the two; the compiler refuses a FormName
- * (server/domain.ts) missing from either.
- */
+// A form is its folder plus one line in each registry: FORM_PROFILES in ./form-profiles.ts
+// (what it says, light enough for the proxy and the browser) and FORMS here (what it serves,
+// server only). Every place that differs by form looks the form up in one of the two; the
+// compiler refuses a FormName (server/domain.ts) missing from either. The form folders import
+// only types from here, so the registry below and the forms never load in a cycle.
+
+/** An API form complete: what it says (its profile) and what it serves. */
+export interface RestForm extends FormProfile {
+  /** Its routes, schemas and presenters. */
+  router: OpenApiRouter;
+  /** The kinds of window a request counts against, the form's own first (its X-RateLimit-* headers). */
+  rateLimits: readonly RateLimitRule[];
+  /** The same windows for one principal. */
+  rateLimitWindows(principal: ApiPrincipal, now: Date): RateLimitWindow[];
+  /**
+   * The success body of each operation with one (`GET /notes`, ...), written by the
+   * form's presenters from the sample records of openapi-samples.ts: the document's examples.
+   */
+  openApiExamples(): Record<string, unknown>;
+}
+
+/** The registry of API forms as served. */
 export const FORMS: Record<FormName, RestForm> = { A: formA, B: formB };
 
 /** One value per form, built from its entry: a form added to the registry is never missed. */

@@ -9,7 +9,7 @@ import {
   operatorRevokeKey,
   operatorUpdateAccount,
 } from '../../accounts/operator-console';
-import { FORM_NAMES, PLANS } from '../../domain';
+import { DEFAULT_FORM, FORM_NAMES, PLANS } from '../../domain';
 import { accountProcedure, createUiRouter } from '../trpc';
 
 // The operator console. Every procedure is for an operator only (an address in ADMIN_EMAILS whose
@@ -127,7 +127,7 @@ export const adminRouter = createUiRouter({
         plan: plan.default('free'),
         dailyLimit: dailyLimit.nullable().optional(),
         earlyAccess: z.boolean().default(false),
-        form: form.default('A'),
+        form: form.default(DEFAULT_FORM),
       }),
     )
     .mutation(async ({ ctx, input }) => {
@@ -155,7 +155,7 @@ export const adminRouter = createUiRouter({
 
   /** key:create for the account; the value is shown this once. */
   createKey: operatorProcedure
-    .input(z.object({ accountId, form: form.default('A'), name: keyName }))
+    .input(z.object({ accountId, form: form.default(DEFAULT_FORM), name: keyName }))
     .mutation(async ({ ctx, input }) => {
       const { key, plaintext } = await operatorCreateKey(ctx.db, ctx.actor, {
         accountId: input.accountId,

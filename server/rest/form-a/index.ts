@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import type { Services } from '../../services';
 import type { SearchQuery } from '../procedures/search';
 import { deleteNoteProcedure, getNoteProcedure, listNotesProcedure } from '../procedures/notes';
-import type { RestForm } from '../rest-form';
+import type { RestForm } from '../forms';
 import { router } from '../../http/openapi-trpc';
 import { profileA } from './profile';
 import { SAMPLE_ENDPOINT, SAMPLE_NOTE, SAMPLE_NOTE_PAGE, SAMPLE_PASSAGE } from '../openapi-samples';

@@ -1,5 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from '../../errors';
-import { type FormProfile, type JsonSchema, randomBytes } from '../form-profile';
+import type { FormProfile, JsonSchema } from '../form-profiles';
 import { FORM_A_STATUS, presentErrorA } from './errors';
 
 // Form A's errors: {"error":{"code","message"}}, the code one of these.
@@ -37,6 +37,10 @@ export const profileA: FormProfile = {
   errorSchema: errorSchemaA(ERROR_CODES),
   errorSchemaFor: errorSchemaA,
   openApiDescription: 'Form A of the /v1 API: opaque cursors, {"error":{"code","message"}} errors.',
-  // `whsec_` + 32 random bytes in standard base64 (the Standard Webhooks libraries refuse base64url).
-  newWebhookSecret: () => `whsec_${btoa(String.fromCharCode(...randomBytes(32)))}`,
+  // `whsec_` + 32 random bytes in standard base64 (the Standard Webhooks libraries refuse base64url),
+  // from Web Crypto so the browser and Next's proxy can run it as well as Node.
+  newWebhookSecret: () => {
+    const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
+    return `whsec_${btoa(String.fromCharCode(...bytes))}`;
+  },
 };

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import type { Services } from '../../services';
 import type { SearchQuery } from '../procedures/search';
 import { getNoteProcedure, listNotesProcedure } from '../procedures/notes';
-import type { RestForm } from '../rest-form';
+import type { RestForm } from '../forms';
 import { router } from '../../http/openapi-trpc';
 import { profileB } from './profile';
 import { SAMPLE_DELIVERY_ATTEMPT, SAMPLE_ENDPOINT, SAMPLE_NOTE, SAMPLE_NOTE_PAGE } from '../openapi-samples';

@@ -1,4 +1,4 @@
-import { type FormProfile, randomBytes } from '../form-profile';
+import type { FormProfile } from '../form-profiles';
 import { FORM_B_STATUS, presentErrorB } from './errors';
 
 const ERROR_SCHEMA_B = {
@@ -22,6 +22,10 @@ export const profileB: FormProfile = {
   errorSchemaFor: () => ERROR_SCHEMA_B,
   openApiDescription:
     'Form B of the /v1 API: timestamp cursors, {"error":"message"} errors, 100 requests per minute per key.',
-  // 32 random bytes as 64 lowercase hex characters.
-  newWebhookSecret: () => Array.from(randomBytes(32), (b) => b.toString(16).padStart(2, '0')).join(''),
+  // 32 random bytes as 64 lowercase hex characters, from Web Crypto so the browser and Next's
+  // proxy can run it as well as Node.
+  newWebhookSecret: () => {
+    const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  },
 };
