@@ -1,4 +1,4 @@
-// The web's standard protections on every response (issue 8): no framing by another origin,
+// The web's standard protections on every response: no framing by another origin,
 // no MIME sniffing, no full URL in Referer to other sites, no powerful browser features. The
 // per-request Content-Security-Policy of pages is set in proxy.ts (it needs a nonce).
 const securityHeaders = [
@@ -51,7 +51,7 @@ const nextConfig = {
   experimental: {
     // proxy.ts runs on pages and on API paths with an escape that may not decode; Next buffers
     // the body of every request it runs on (10 MB by default). None of those needs a body, so
-    // keep that buffer small: the APIs' own body caps (issue 8) stay the ones that count.
+    // keep that buffer small: the APIs' own body caps stay the ones that count.
     proxyClientMaxBodySize: '64kb',
     // Next loads every route's module when the server starts; here each loads on its first
     // request instead. The idle `npm start` tree was 220-222 MB with this against 232-251 MB on

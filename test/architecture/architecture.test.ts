@@ -32,7 +32,6 @@ describe('the import picture', () => {
       path.join('server', 'domain.ts'),
       path.join('server', 'errors.ts'),
       path.join('server', 'rest', 'form-profiles.ts'),
-      path.join('server', 'rest', 'form-profile.ts'),
       // The search tokenizer, for highlighting matches as the search reads them (a leaf: pure, client-safe).
       path.join('server', 'text', 'tokenize.ts'),
     ];
