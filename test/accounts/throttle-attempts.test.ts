@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../db/client';
-import { createTestDatabase } from '../../test/support/test-database';
-import { consumeSignInAttempt, consumeSignUpAttempt, SIGN_IN_LIMITS } from './throttle-attempts';
+import type { Database } from '../../server/db/client';
+import { createTestDatabase } from '../support/test-database';
+import {
+  consumeSignInAttempt,
+  consumeSignUpAttempt,
+  SIGN_IN_LIMITS,
+} from '../../server/auth/throttle-attempts';
 
 // The sign-in and sign-up limits hold over any span of their window's length, including one
 // that straddles the start of a clock window.

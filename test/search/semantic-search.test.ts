@@ -1,10 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app';
-import { queryRows } from '../db/client';
-import { changeDimensions, ensureVectorIndexes, storedDimensions } from '../search/embedding-dimensions';
-import { demoMeetings } from '../seed/demo-meetings';
-import { tokenize } from './local-embedder';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { queryRows } from '../../server/db/client';
+import {
+  changeDimensions,
+  ensureVectorIndexes,
+  storedDimensions,
+} from '../../server/search/embedding-dimensions';
+import { demoMeetings } from '../../server/seed/demo-meetings';
+import { tokenize } from '../../server/embeddings/local-embedder';
 
 // EMBEDDINGS_PROVIDER=semantic end to end, through real HTTP, a real database and
 // the background worker: the transcript is stored at once, its passages are embedded in the
