@@ -61,8 +61,10 @@ function knownQuery(params: URLSearchParams, known: Set<string>): Record<string,
 
 /**
  * Runs a request through trpc-to-openapi's handler for one router. The handler is built once
- * per router (building it validates the whole router). Errors are handed back to the caller
- * instead of being written, since each API form writes its own error bodies.
+ * per router: building it validates the whole router, which the package's fetch adapter does on
+ * every request (docs/performance.md#the-openapi-dispatcher-and-the-trpc-to-openapi-pin). Errors
+ * are handed back to the caller instead of being written, since each API form writes its own
+ * error bodies.
  *
  * `body` is the request body already read and parsed as JSON by the caller.
  */
