@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createWebhookSender, type WebhookSender } from './http-sender';
 import { checkWebhookUrl, type Resolver } from './url-guard';
 
@@ -15,7 +15,8 @@ interface Receiver {
   port: number;
   url: (p?: string) => string;
   hits: { method: string; url: string; headers: http.IncomingHttpHeaders; body: Buffer }[];
-  connections: () => number;
+  /** The client ports of the connections accepted, in the order they were accepted. */
+  peers: number[];
   server: http.Server;
 }
 
@@ -37,8 +38,8 @@ afterEach(async () => {
 
 async function receiver(handler: Handler, server: http.Server = http.createServer()): Promise<Receiver> {
   const hits: Receiver['hits'] = [];
-  let connections = 0;
-  server.on('connection', () => connections++);
+  const peers: number[] = [];
+  server.on('connection', (socket: net.Socket) => peers.push(socket.remotePort ?? 0));
   server.on('secureConnection', () => {});
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -58,15 +59,50 @@ async function receiver(handler: Handler, server: http.Server = http.createServe
     port,
     url: (p = '/hook') => `${scheme}://127.0.0.1:${port}${p}`,
     hits,
-    connections: () => connections,
+    peers,
     server,
   };
+}
+
+/**
+ * How many connections the sender `s` made to the receiver, counted once no more can come: the
+ * sender is closed (which waits for every request it dispatched), then the test opens a probe
+ * connection and waits for the receiver to accept it. A listening socket accepts connections in
+ * the order they arrive, so every connection the sender opened was accepted ahead of the probe:
+ * the answer is how many are ahead of it. "No connection" is then a fact, not a short sleep's guess.
+ */
+async function connectionsFrom(s: WebhookSender, rx: Receiver): Promise<number> {
+  await closeSender(s);
+  const probe = net.connect(rx.port, '127.0.0.1');
+  try {
+    await new Promise<void>((resolve, reject) => probe.once('connect', resolve).once('error', reject));
+    const port = probe.localPort;
+    return await vi.waitFor(
+      () => {
+        const at = rx.peers.indexOf(port ?? -1);
+        if (at === -1) throw new Error('the receiver has not accepted the probe connection yet');
+        return at;
+      },
+      { timeout: 5_000, interval: 10 },
+    );
+  } finally {
+    probe.destroy();
+  }
 }
 
 function sender(opts: Parameters<typeof createWebhookSender>[0]): WebhookSender {
   const s = createWebhookSender(opts);
   senders.push(s);
   return s;
+}
+
+/**
+ * Closes a sender in the middle of a test: this waits until every request it dispatched has been
+ * answered or has failed. (A second close() would reject, so afterEach no longer closes it.)
+ */
+async function closeSender(s: WebhookSender): Promise<void> {
+  senders.splice(senders.indexOf(s), 1);
+  await s.close();
 }
 
 /** A resolver whose answers for a name change from call to call (the last answer repeats). */
@@ -126,6 +162,8 @@ describe('createWebhookSender against real receivers (allowPrivate: true)', () =
     for (const [name, value] of Object.entries(result.requestHeaders)) {
       expect(hit.headers[name.toLowerCase()]).toBe(value);
     }
+    // The count the blocked-URL tests below expect to be 0 does see a connection that was made.
+    expect(await connectionsFrom(s, rx)).toBe(1);
   });
 
   it('our Content-Type and User-Agent replace the caller’s, whatever their case', async () => {
@@ -185,17 +223,16 @@ describe('createWebhookSender against real receivers (allowPrivate: true)', () =
       if (req.url === '/target') return res.writeHead(200).end('target');
       res.writeHead(status, { location: `/target` }).end();
     });
-    const result = await sender({ timeoutMs: 2000, allowPrivate: true }).send({
-      url: rx.url('/hook'),
-      headers,
-      body,
-    });
+    const s = sender({ timeoutMs: 2000, allowPrivate: true });
+    const result = await s.send({ url: rx.url('/hook'), headers, body });
     expect(result).toMatchObject({
       statusCode: status,
       success: false,
       error: `redirect (${status}) not followed`,
     });
-    await new Promise((r) => setTimeout(r, 50));
+    // Closing waits for every request the sender made to be answered, and the receiver records a
+    // request before it answers: a followed redirect would be in `hits` by now.
+    await closeSender(s);
     expect(rx.hits.map((h) => h.url)).toEqual(['/hook']);
   });
 
@@ -296,7 +333,7 @@ describe('createWebhookSender against real receivers (allowPrivate: true)', () =
     });
     const userinfo = await s.send({ url: `http://u:p@127.0.0.1:${rx.port}/`, headers, body });
     expect(userinfo.error).toBe('url must not contain user info (user:password@)');
-    expect(rx.connections()).toBe(0);
+    expect(await connectionsFrom(s, rx)).toBe(0);
   });
 
   it('a name that does not resolve: "dns: name does not resolve"', async () => {
@@ -366,32 +403,25 @@ describe('createWebhookSender with allowPrivate: false and an injected resolver'
   it('a name resolving to 127.0.0.1 is blocked and no connection is made', async () => {
     const rx = await receiver((_req, _b, res) => res.writeHead(200).end());
     const resolve = sequenceResolver([['127.0.0.1']]);
-    const result = await sender({ timeoutMs: 2000, allowPrivate: false, resolve }).send({
-      url: `https://receiver.test:${rx.port}/hook`,
-      headers,
-      body,
-    });
+    const s = sender({ timeoutMs: 2000, allowPrivate: false, resolve });
+    const result = await s.send({ url: `https://receiver.test:${rx.port}/hook`, headers, body });
     expect(result).toMatchObject({
       statusCode: null,
       success: false,
       error: 'blocked: private address 127.0.0.1',
       responseBody: null,
     });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(rx.connections()).toBe(0);
+    expect(await connectionsFrom(s, rx)).toBe(0);
   });
 
   it('a numeric private URL is blocked without DNS and without a connection', async () => {
     const rx = await receiver((_req, _b, res) => res.writeHead(200).end());
     const resolve = sequenceResolver([['93.184.216.34']]);
-    const result = await sender({ timeoutMs: 2000, allowPrivate: false, resolve }).send({
-      url: `https://127.0.0.1:${rx.port}/`,
-      headers,
-      body,
-    });
+    const s = sender({ timeoutMs: 2000, allowPrivate: false, resolve });
+    const result = await s.send({ url: `https://127.0.0.1:${rx.port}/`, headers, body });
     expect(result.error).toBe('blocked: private address 127.0.0.1');
     expect(resolve.calls).toBe(0);
-    expect(rx.connections()).toBe(0);
+    expect(await connectionsFrom(s, rx)).toBe(0);
   });
 
   it('DNS that changes from public (registration) to private (send time) is blocked at send time', async () => {
@@ -401,45 +431,34 @@ describe('createWebhookSender with allowPrivate: false and an injected resolver'
     await expect(checkWebhookUrl(url, { allowPrivate: false, resolve })).resolves.toMatchObject({
       addresses: ['93.184.216.34'],
     });
-    const result = await sender({ timeoutMs: 2000, allowPrivate: false, resolve }).send({
-      url,
-      headers,
-      body,
-    });
+    const s = sender({ timeoutMs: 2000, allowPrivate: false, resolve });
+    const result = await s.send({ url, headers, body });
     expect(result).toMatchObject({ success: false, error: 'blocked: private address 127.0.0.1' });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(rx.connections()).toBe(0);
+    expect(await connectionsFrom(s, rx)).toBe(0);
   });
 
   it('DNS that changes between the send-time check and connect is blocked by the guarded lookup', async () => {
     const rx = await receiver((_req, _b, res) => res.writeHead(200).end());
     // call 1: the send-time check sees a public address; call 2: the socket's lookup sees loopback.
     const resolve = sequenceResolver([['93.184.216.34'], ['127.0.0.1']]);
-    const result = await sender({ timeoutMs: 2000, allowPrivate: false, resolve }).send({
-      url: `https://rebind.test:${rx.port}/hook`,
-      headers,
-      body,
-    });
+    const s = sender({ timeoutMs: 2000, allowPrivate: false, resolve });
+    const result = await s.send({ url: `https://rebind.test:${rx.port}/hook`, headers, body });
     expect(resolve.calls).toBe(2);
     expect(result).toMatchObject({
       statusCode: null,
       success: false,
       error: 'blocked: private address 127.0.0.1',
     });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(rx.connections()).toBe(0);
+    expect(await connectionsFrom(s, rx)).toBe(0);
   });
 
   it('a name with one public and one private address is blocked', async () => {
     const rx = await receiver((_req, _b, res) => res.writeHead(200).end());
     const resolve = sequenceResolver([['93.184.216.34', '127.0.0.1']]);
-    const result = await sender({ timeoutMs: 2000, allowPrivate: false, resolve }).send({
-      url: `https://mixed.test:${rx.port}/hook`,
-      headers,
-      body,
-    });
+    const s = sender({ timeoutMs: 2000, allowPrivate: false, resolve });
+    const result = await s.send({ url: `https://mixed.test:${rx.port}/hook`, headers, body });
     expect(result).toMatchObject({ success: false, error: 'blocked: private address 127.0.0.1' });
-    expect(rx.connections()).toBe(0);
+    expect(await connectionsFrom(s, rx)).toBe(0);
   });
 
   it('http:// is refused when private targets are not allowed', async () => {

@@ -7,8 +7,15 @@ import { startTestApp, type TestApp } from '../support/test-app';
 
 let app: TestApp;
 
+/**
+ * The API's clock, which is the test's: it stands still in the middle of a minute, so that every
+ * request of a test falls in one Form B window (no test waits for a new minute) and every reset
+ * is known exactly.
+ */
+const NOW = Math.floor(Date.now() / 60_000) * 60_000 + 30_000;
+
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ now: () => new Date(NOW) });
 });
 
 afterAll(async () => {
@@ -33,32 +40,17 @@ function rateHeaders(res: Res) {
   };
 }
 
-/** A request, with the clock read before and after it so that the expected reset can be bracketed. */
-async function timed(path: string, init: Parameters<TestApp['request']>[1]) {
-  const before = Date.now();
-  const res = await app.request(path, init);
-  const after = Date.now();
-  return { res, before, after };
-}
-
-/**
- * Checks the three headers: limit and remaining exactly, and reset as the end of the window that
- * held the request (either of two adjacent windows, since the window may roll over meanwhile).
- */
+/** Checks the three headers: limit and remaining, and reset as the end of the window that holds NOW. */
 function expectRateHeaders(
-  r: { res: Res; before: number; after: number },
+  res: Res,
   expected: { limit: number; remaining: number; window: 'day' | 'minute' },
 ) {
   const end = expected.window === 'day' ? endOfUtcDay : endOfMinute;
-  const h = rateHeaders(r.res);
-  expect({ limit: h.limit, remaining: h.remaining, reset: h.reset }).toEqual({
+  expect(rateHeaders(res)).toEqual({
     limit: String(expected.limit),
     remaining: String(expected.remaining),
-    reset: expect.stringMatching(/^\d+$/),
+    reset: String(end(NOW)),
   });
-  const reset = Number(h.reset);
-  expect([end(r.before), end(r.after)]).toContain(reset);
-  expect(reset).toBeGreaterThan(r.before / 1000);
 }
 
 function expectNoRateHeaders(res: Res) {
@@ -74,11 +66,10 @@ function expectJson(res: Res) {
   expect(res.headers.get('content-type')).toMatch(/^application\/json\b/);
 }
 
-function expectRetryAfter(res: Res, max: number) {
-  const value = res.headers.get('retry-after');
-  expect(value).toMatch(/^\d+$/);
-  expect(Number(value)).toBeGreaterThanOrEqual(1);
-  expect(Number(value)).toBeLessThanOrEqual(max);
+/** Retry-After: the seconds from NOW to the end of the window that refused the request. */
+function expectRetryAfter(res: Res, window: 'day' | 'minute') {
+  const end = window === 'day' ? endOfUtcDay : endOfMinute;
+  expect(res.headers.get('retry-after')).toBe(String(end(NOW) - NOW / 1000));
 }
 
 function expect429A(res: Res) {
@@ -87,26 +78,17 @@ function expect429A(res: Res) {
     body: { error: { code: 'rate_limited', message: expect.any(String) } },
   });
   expectJson(res);
-  expectRetryAfter(res, 86_400);
+  expectRetryAfter(res, 'day');
 }
 
-/** A Form B 429; refused by the account's day window, Retry-After may run to the end of the day. */
+/** A Form B 429; refused by the account's day window, Retry-After runs to the end of the day. */
 function expect429B(res: Res, window: 'minute' | 'day' = 'minute') {
   expect({ status: res.status, body: res.json }).toEqual({
     status: 429,
     body: { error: expect.any(String) },
   });
   expectJson(res);
-  expectRetryAfter(res, window === 'minute' ? 60 : 86_400);
-}
-
-/**
- * Form B counts per clock minute: a burst must land in one window. If fewer than `ms`
- * milliseconds remain in the current minute, wait for the next one.
- */
-async function ensureMinuteRoom(ms = 10_000) {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < ms) await new Promise((resolve) => setTimeout(resolve, left + 50));
+  expectRetryAfter(res, window);
 }
 
 function burst(n: number, path: string, init: Parameters<TestApp['request']>[1]) {
@@ -126,10 +108,10 @@ describe('rate-limit headers on every authenticated /v1 response', () => {
     ];
     for (const [name, opts, path, status] of cases) {
       const { key } = await app.createAccount({ plan: 'pro', ...opts });
-      const r = await timed(path, { key });
-      expect({ case: name, status: r.res.status }).toEqual({ case: name, status });
+      const r = await app.request(path, { key });
+      expect({ case: name, status: r.status }).toEqual({ case: name, status });
       expectRateHeaders(r, { limit: 10_000, remaining: 9_999, window: 'day' });
-      expect(r.res.headers.get('retry-after')).toBeNull();
+      expect(r.headers.get('retry-after')).toBeNull();
     }
   });
 
@@ -144,10 +126,10 @@ describe('rate-limit headers on every authenticated /v1 response', () => {
     ];
     for (const [name, opts, path, status] of cases) {
       const { key } = await app.createAccount({ form: 'B', plan: 'free', ...opts });
-      const r = await timed(path, { key });
-      expect({ case: name, status: r.res.status }).toEqual({ case: name, status });
+      const r = await app.request(path, { key });
+      expect({ case: name, status: r.status }).toEqual({ case: name, status });
       expectRateHeaders(r, { limit: 100, remaining: 99, window: 'minute' });
-      expect(r.res.headers.get('retry-after')).toBeNull();
+      expect(r.headers.get('retry-after')).toBeNull();
     }
   });
 
@@ -198,10 +180,7 @@ describe('rate-limit headers on every authenticated /v1 response', () => {
 describe('Form B: 100 requests per key per clock minute', () => {
   it('150 concurrent requests on one Form B key give exactly 100 × 200 and 50 × 429 (Form B body, Retry-After)', async () => {
     const { key } = await app.createAccount({ form: 'B', plan: 'enterprise' });
-    await ensureMinuteRoom();
-    const before = Date.now();
     const responses = await burst(150, '/v1/notes', { key });
-    const after = Date.now();
 
     const ok = responses.filter((r) => r.status === 200);
     const limited = responses.filter((r) => r.status === 429);
@@ -213,41 +192,40 @@ describe('Form B: 100 requests per key per clock minute', () => {
 
     for (const res of limited) {
       expect429B(res);
-      expectRateHeaders({ res, before, after }, { limit: 100, remaining: 0, window: 'minute' });
+      expectRateHeaders(res, { limit: 100, remaining: 0, window: 'minute' });
     }
     for (const res of ok)
-      expectRateHeaders(
-        { res, before, after },
-        { limit: 100, remaining: Number(res.headers.get('x-ratelimit-remaining')), window: 'minute' },
-      );
+      expectRateHeaders(res, {
+        limit: 100,
+        remaining: Number(res.headers.get('x-ratelimit-remaining')),
+        window: 'minute',
+      });
   });
 
   it('once a Form B key is at its limit, Remaining stays 0 and every later request in the window (any path) is 429', async () => {
     const { key } = await app.createAccount({ form: 'B' });
-    await ensureMinuteRoom();
     const first = await burst(100, '/v1/notes', { key });
     expect(first.every((r) => r.status === 200)).toBe(true);
 
     for (let i = 0; i < 3; i++) {
-      const r = await timed('/v1/notes', { key });
-      expect429B(r.res);
+      const r = await app.request('/v1/notes', { key });
+      expect429B(r);
       expectRateHeaders(r, { limit: 100, remaining: 0, window: 'minute' });
     }
     // A 404 after the limit is a 429 too: the limit is checked before the route.
-    const r = await timed(`/v1/notes/${randomUUID()}`, { key });
-    expect429B(r.res);
+    const r = await app.request(`/v1/notes/${randomUUID()}`, { key });
+    expect429B(r);
   });
 
   it('Form B limits are per key: another key of the same account still has its 100', async () => {
     const { account, key } = await app.createAccount({ form: 'B' });
     const { plaintext: second } = await createApiKey(app.db, { accountId: account.id, form: 'B' });
-    await ensureMinuteRoom();
     const first = await burst(100, '/v1/notes', { key });
     expect(first.every((r) => r.status === 200)).toBe(true);
     expect429B(await app.request('/v1/notes', { key }));
 
-    const r = await timed('/v1/notes', { key: second });
-    expect(r.res.status).toBe(200);
+    const r = await app.request('/v1/notes', { key: second });
+    expect(r.status).toBe(200);
     expectRateHeaders(r, { limit: 100, remaining: 99, window: 'minute' });
   });
 });
@@ -266,8 +244,8 @@ describe('Form A: requests per account per UTC day by plan', () => {
     expect(remaining).toEqual(Array.from({ length: 100 }, (_, i) => i));
 
     for (const k of [key, second]) {
-      const r = await timed('/v1/notes', { key: k });
-      expect429A(r.res);
+      const r = await app.request('/v1/notes', { key: k });
+      expect429A(r);
       expectRateHeaders(r, { limit: 100, remaining: 0, window: 'day' });
     }
   });
@@ -281,8 +259,8 @@ describe('Form A: requests per account per UTC day by plan', () => {
     ];
     for (const [name, opts, limit] of cases) {
       const { key } = await app.createAccount(opts);
-      const r = await timed('/v1/notes', { key });
-      expect({ case: name, status: r.res.status, limit: r.res.headers.get('x-ratelimit-limit') }).toEqual({
+      const r = await app.request('/v1/notes', { key });
+      expect({ case: name, status: r.status, limit: r.headers.get('x-ratelimit-limit') }).toEqual({
         case: name,
         status: 200,
         limit: String(limit),
@@ -294,21 +272,21 @@ describe('Form A: requests per account per UTC day by plan', () => {
   it('an enterprise account with daily_limit 3 gets 429 on its 4th request, and 429s are not counted', async () => {
     const { account, key } = await app.createAccount({ plan: 'enterprise', dailyLimit: 3 });
     for (const remaining of [2, 1, 0]) {
-      const r = await timed('/v1/notes', { key });
-      expect(r.res.status).toBe(200);
+      const r = await app.request('/v1/notes', { key });
+      expect(r.status).toBe(200);
       expectRateHeaders(r, { limit: 3, remaining, window: 'day' });
     }
     for (let i = 0; i < 3; i++) {
-      const r = await timed('/v1/notes', { key });
-      expect429A(r.res);
+      const r = await app.request('/v1/notes', { key });
+      expect429A(r);
       expectRateHeaders(r, { limit: 3, remaining: 0, window: 'day' });
     }
 
     // Had the three 429s been counted, raising the limit to 5 would still leave the account at 6 > 5.
     await updateAccount(app.db, account.id, { dailyLimit: 5 });
     for (const remaining of [1, 0]) {
-      const r = await timed('/v1/notes', { key });
-      expect(r.res.status).toBe(200);
+      const r = await app.request('/v1/notes', { key });
+      expect(r.status).toBe(200);
       expectRateHeaders(r, { limit: 5, remaining, window: 'day' });
     }
     expect429A(await app.request('/v1/notes', { key }));
@@ -318,9 +296,8 @@ describe('Form A: requests per account per UTC day by plan', () => {
 describe("the request's form picks the limit", () => {
   it('a Form A key sending X-API-Form: B is limited to 100 per minute (Form B headers and 429 body)', async () => {
     const { key } = await app.createAccount({ form: 'A', plan: 'pro' });
-    await ensureMinuteRoom();
-    const r = await timed('/v1/notes', { key, form: 'B' });
-    expect(r.res.status).toBe(200);
+    const r = await app.request('/v1/notes', { key, form: 'B' });
+    expect(r.status).toBe(200);
     expectRateHeaders(r, { limit: 100, remaining: 99, window: 'minute' });
 
     const rest = await burst(99, '/v1/notes', { key, form: 'b' });
@@ -330,8 +307,8 @@ describe("the request's form picks the limit", () => {
 
   it("a Form B key sending X-API-Form: A gets its account's daily plan limit", async () => {
     const { key } = await app.createAccount({ form: 'B', plan: 'pro' });
-    const r = await timed('/v1/notes', { key, form: 'A' });
-    expect(r.res.status).toBe(200);
+    const r = await app.request('/v1/notes', { key, form: 'A' });
+    expect(r.status).toBe(200);
     expectRateHeaders(r, { limit: 10_000, remaining: 9_999, window: 'day' });
   });
 
@@ -342,8 +319,8 @@ describe("the request's form picks the limit", () => {
     expect(spent.every((r) => r.status === 200)).toBe(true);
 
     expect429A(await app.request('/v1/notes', { key: keyB, form: 'A' }));
-    const r = await timed('/v1/notes', { key: keyB });
-    expect429B(r.res, 'day');
+    const r = await app.request('/v1/notes', { key: keyB });
+    expect429B(r, 'day');
     expectRateHeaders(r, { limit: 100, remaining: 0, window: 'day' });
   });
 });
@@ -361,10 +338,10 @@ describe("the daily limit binds the account whatever the form or key; Form B's m
     const spent = await burst(100, '/v1/notes', { key });
     expect(spent.every((r) => r.status === 200)).toBe(true);
     for (let i = 0; i < 3; i++) {
-      const r = await timed('/v1/notes', { key, form: 'B' });
-      expect429B(r.res, 'day');
+      const r = await app.request('/v1/notes', { key, form: 'B' });
+      expect429B(r, 'day');
       expectRateHeaders(r, { limit: 100, remaining: 0, window: 'day' });
-      expect(r.res.json.error).toContain('per UTC day');
+      expect(r.json.error).toContain('per UTC day');
     }
   });
 
@@ -374,32 +351,29 @@ describe("the daily limit binds the account whatever the form or key; Form B's m
     const keys = [own];
     for (let i = 0; i < 19; i++)
       keys.push((await createApiKey(app.db, { accountId: account.id, form: 'B' })).plaintext);
-    await ensureMinuteRoom();
-    const before = Date.now();
     const responses = await Promise.all(
       keys.flatMap((key) => Array.from({ length: 10 }, () => app.request('/v1/notes', { key }))),
     );
-    const after = Date.now();
     const ok = responses.filter((r) => r.status === 200);
     const limited = responses.filter((r) => r.status === 429);
     expect({ ok: ok.length, limited: limited.length }).toEqual({ ok: 100, limited: 100 });
     // Admitted Form B responses describe their key's minute window; refusals the account's day.
     for (const res of ok)
-      expectRateHeaders(
-        { res, before, after },
-        { limit: 100, remaining: Number(res.headers.get('x-ratelimit-remaining')), window: 'minute' },
-      );
+      expectRateHeaders(res, {
+        limit: 100,
+        remaining: Number(res.headers.get('x-ratelimit-remaining')),
+        window: 'minute',
+      });
     for (const res of limited) {
       expect429B(res, 'day');
-      expectRateHeaders({ res, before, after }, { limit: 100, remaining: 0, window: 'day' });
+      expectRateHeaders(res, { limit: 100, remaining: 0, window: 'day' });
     }
   });
 
   it("a Form B request counts against the account's day as well as its key's minute", async () => {
     const { key } = await app.createAccount({ form: 'B', plan: 'pro' });
-    await ensureMinuteRoom();
-    const r = await timed('/v1/notes', { key });
-    expect(r.res.status).toBe(200);
+    const r = await app.request('/v1/notes', { key });
+    expect(r.status).toBe(200);
     expectRateHeaders(r, { limit: 100, remaining: 99, window: 'minute' });
     await app.request('/v1/notes', { key });
     expect(await dayRemaining(key)).toBe(10_000 - 3);
@@ -407,7 +381,6 @@ describe("the daily limit binds the account whatever the form or key; Form B's m
 
   it('requests refused by the minute window use none of the day: 150 concurrent on one Form B key count exactly 100 against the day', async () => {
     const { key } = await app.createAccount({ form: 'B', plan: 'enterprise', dailyLimit: 1000 });
-    await ensureMinuteRoom();
     const responses = await burst(150, '/v1/notes', { key });
     expect(responses.filter((r) => r.status === 200)).toHaveLength(100);
     for (const res of responses.filter((r) => r.status !== 200)) expect429B(res, 'minute');
@@ -421,7 +394,6 @@ describe("the daily limit binds the account whatever the form or key; Form B's m
       dailyLimit: 50,
     });
     const { plaintext: second } = await createApiKey(app.db, { accountId: account.id, form: 'B' });
-    await ensureMinuteRoom();
     const [a, b] = await Promise.all([
       burst(60, '/v1/notes', { key: first }),
       burst(60, '/v1/notes', { key: second }),
@@ -446,25 +418,23 @@ describe("the daily limit binds the account whatever the form or key; Form B's m
 
   it('refused by both windows at once, the 429 describes the one that frees up last (the day)', async () => {
     const { key } = await app.createAccount({ form: 'B', plan: 'enterprise', dailyLimit: 100 });
-    await ensureMinuteRoom();
     const spent = await burst(100, '/v1/notes', { key });
     expect(spent.every((r) => r.status === 200)).toBe(true);
-    const r = await timed('/v1/notes', { key });
-    expect429B(r.res, 'day');
+    const r = await app.request('/v1/notes', { key });
+    expect429B(r, 'day');
     expectRateHeaders(r, { limit: 100, remaining: 0, window: 'day' });
   });
 
   it("a Form B key refused by its minute window gets the minute's headers while the account's other keys go on", async () => {
     const { account, key } = await app.createAccount({ form: 'B', plan: 'pro' });
     const { plaintext: other } = await createApiKey(app.db, { accountId: account.id, form: 'B' });
-    await ensureMinuteRoom();
     expect((await burst(100, '/v1/notes', { key })).every((r) => r.status === 200)).toBe(true);
-    const refused = await timed('/v1/notes', { key });
-    expect429B(refused.res, 'minute');
+    const refused = await app.request('/v1/notes', { key });
+    expect429B(refused, 'minute');
     expectRateHeaders(refused, { limit: 100, remaining: 0, window: 'minute' });
-    expect(refused.res.json.error).toContain('per minute');
-    const r = await timed('/v1/notes', { key: other });
-    expect(r.res.status).toBe(200);
+    expect(refused.json.error).toContain('per minute');
+    const r = await app.request('/v1/notes', { key: other });
+    expect(r.status).toBe(200);
     expectRateHeaders(r, { limit: 100, remaining: 99, window: 'minute' });
   });
 });

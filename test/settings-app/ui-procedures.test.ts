@@ -2,7 +2,7 @@ import http from 'node:http';
 import { TRPCError } from '@trpc/server';
 import bcrypt from 'bcryptjs';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PASSWORD_HASH_COST } from '../../server/accounts/accounts';
 import { createCaller } from '../../server/api/root';
 import { accounts, apiKeys, deliveries, meetings, webhookEndpoints } from '../../server/db/schema';
@@ -38,14 +38,8 @@ async function expectCode(promise: Promise<unknown>, code: TRPCError['code']) {
   await expect(promise).rejects.toSatisfy((err: unknown) => err instanceof TRPCError && err.code === code);
 }
 
-async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, what: string): Promise<T> {
-  for (let i = 0; i < 100; i++) {
-    const value = await fn();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** How long a test waits for the worker to deliver a webhook, and how often it looks. */
+const DELIVERED = { timeout: 10_000, interval: 100 };
 
 describe('cross-account isolation', () => {
   let owner: Awaited<ReturnType<TestApp['createAccount']>>;
@@ -69,12 +63,11 @@ describe('cross-account isolation', () => {
       title: 'Owner meeting',
       segments: [{ speaker: 'Ana', content: 'The zebra budget is approved.', start_time: 0, end_time: 3 }],
     });
-    deliveryId = (
-      await waitFor(
-        async () => (await ownerUi.webhooks.deliveries({ id: endpointId })).items[0],
-        'a delivery',
-      )
-    ).id;
+    deliveryId = await vi.waitFor(async () => {
+      const [delivery] = (await ownerUi.webhooks.deliveries({ id: endpointId })).items;
+      if (!delivery) throw new Error('no delivery in the log yet');
+      return delivery.id;
+    }, DELIVERED);
   });
 
   it('keys of another account are not listed and cannot be revoked', async () => {
@@ -207,11 +200,12 @@ describe('settings procedures', () => {
     });
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
     await ui.webhooks.sendTest({ id: endpoint.id });
-    const first = await waitFor(
-      async () =>
-        (await ui.webhooks.deliveries({ id: endpoint.id })).items.find((i) => i.state === 'succeeded'),
-      'the test delivery',
-    );
+    const first = await vi.waitFor(async () => {
+      const { items } = await ui.webhooks.deliveries({ id: endpoint.id });
+      const succeeded = items.find((i) => i.state === 'succeeded');
+      if (!succeeded) throw new Error('the test delivery has not succeeded yet');
+      return succeeded;
+    }, DELIVERED);
     expect(first).toMatchObject({ event: 'summary.ready', attempts: 1, lastStatusCode: 200, test: true });
     const detail = await ui.webhooks.delivery({ deliveryId: first.id });
     expect(JSON.parse(detail.payload)).toMatchObject({
@@ -221,13 +215,10 @@ describe('settings procedures', () => {
     expect(detail.attemptLog[0]!.requestHeaders['X-Service-Delivery']).toBe(first.id);
     expect(detail.attemptLog[0]!.requestHeaders['webhook-id']).toBe(first.id);
     const { deliveryId } = await ui.webhooks.resend({ deliveryId: first.id });
-    await waitFor(
-      async () =>
-        (await ui.webhooks.deliveries({ id: endpoint.id })).items.find(
-          (i) => i.id === deliveryId && i.state === 'succeeded',
-        ),
-      'the resend',
-    );
+    await vi.waitFor(async () => {
+      const { items } = await ui.webhooks.deliveries({ id: endpoint.id });
+      expect(items.find((i) => i.id === deliveryId)?.state, 'the resend').toBe('succeeded');
+    }, DELIVERED);
     expect((await ui.webhooks.delivery({ deliveryId })).payload).toBe(detail.payload);
     expect((await ui.webhooks.delivery({ deliveryId: first.id })).resentAs).toBe(deliveryId);
     const list = await ui.webhooks.list();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deliveryAttempts } from '../../server/db/schema';
 import { parseEnv } from '../../server/env';
 import { createServices } from '../../server/services';
@@ -90,20 +90,6 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | false | null | undefined>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 function expectJson(res: { headers: Headers }) {
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -485,13 +471,16 @@ describe('GET /v1/webhooks/:id/deliveries', () => {
     const meetingIds: string[] = [];
     for (let i = 0; i < 13; i++) meetingIds.push(await live.recordNote(key, { title: `Meeting ${i}` }));
     // 26 deliveries, one of them attempted twice.
-    await waitFor('27 attempts', async () => {
-      const [row] = await live.db
-        .select({ n: count() })
-        .from(deliveryAttempts)
-        .where(eq(deliveryAttempts.endpointId, endpointId));
-      return (row?.n ?? 0) >= 27;
-    });
+    await vi.waitFor(
+      async () => {
+        const [row] = await live.db
+          .select({ n: count() })
+          .from(deliveryAttempts)
+          .where(eq(deliveryAttempts.endpointId, endpointId));
+        expect(row?.n ?? 0, 'attempts recorded').toBeGreaterThanOrEqual(27);
+      },
+      { timeout: 30_000, interval: 50 },
+    );
 
     const all = await live.request(`/v1/webhooks/${endpointId}/deliveries?limit=100`, { key });
     expect(all.status).toBe(200);

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { count, eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { accounts, deliveries, deliveryAttempts, emails, webhookEndpoints } from '../../server/db/schema';
 import { parseEnv } from '../../server/env';
 import { createServices, type Services } from '../../server/services';
@@ -297,13 +297,16 @@ describe('lanes', () => {
       const ids = await insertDue(account.id, fast.id, 50);
 
       const run = runDueWork(app.db, app.services, { budgetMs: 60_000 });
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const rows = await app.db.select().from(deliveries).where(inArray(deliveries.id, ids));
-        if (rows.every((d) => d.status === 'succeeded')) break;
-        if (Date.now() > deadline) throw new Error('the other deliveries were not recorded while one hung');
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await vi.waitFor(
+        async () => {
+          const rows = await app.db.select().from(deliveries).where(inArray(deliveries.id, ids));
+          expect(
+            rows.filter((d) => d.status !== 'succeeded'),
+            'the other deliveries were not recorded while one hung',
+          ).toEqual([]);
+        },
+        { timeout: 30_000, interval: 50 },
+      );
       // Still hanging, and not recorded.
       expect(held).toHaveLength(1);
       const [stuckRow] = await app.db.select().from(deliveries).where(eq(deliveries.id, stuck!));

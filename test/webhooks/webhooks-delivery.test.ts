@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import net, { type AddressInfo } from 'node:net';
 import { and, count, eq, inArray, type SQL } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deliveries, deliveryAttempts, emails, events } from '../../server/db/schema';
 import { parseEnv } from '../../server/env';
 import { runDueWork } from '../../server/worker/run-due-work';
@@ -34,21 +34,8 @@ const stripe = new Stripe('sk_test_x');
 
 // ---------------------------------------------------------------------------------------------
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(
-  what: string,
-  probe: () => T | false | null | undefined | Promise<T | false | null | undefined>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+/** How long a test waits for the worker's deliveries (retries included), and how often it looks. */
+const WAIT = { timeout: 30_000, interval: 50 };
 
 function parseSignature(header: string | string[] | undefined): { t: number; v1: string } {
   const m = SIGNATURE.exec(String(header));
@@ -204,10 +191,10 @@ describe('payloads', () => {
 
     const startedAt = '2026-11-01T09:00:00.000Z';
     const id = await startMeeting(app, key, { title: null, platform: 'microphone', started_at: startedAt });
-    await waitFor(
-      'meeting.started deliveries',
-      () => receiver.at(all.path).length === 1 && receiver.at(started.path).length === 1,
-    );
+    await vi.waitFor(() => {
+      expect(receiver.at(all.path), 'the endpoint of every event').toHaveLength(1);
+      expect(receiver.at(started.path), 'the meeting.started endpoint').toHaveLength(1);
+    }, WAIT);
 
     await storeTranscript(app, key, id, {
       ended_at: '2026-11-01T09:30:00.000Z',
@@ -217,10 +204,10 @@ describe('payloads', () => {
         { speaker: 'Ben', content: 'Yes, the release is on track.', start_time: 2.5 },
       ],
     });
-    await waitFor(
-      'meeting.transcribed deliveries',
-      () => receiver.at(all.path).length === 2 && receiver.at(completed.path).length === 1,
-    );
+    await vi.waitFor(() => {
+      expect(receiver.at(all.path), 'the endpoint of every event').toHaveLength(2);
+      expect(receiver.at(completed.path), 'the meeting.completed endpoint').toHaveLength(1);
+    }, WAIT);
 
     const summaryObject = {
       context: 'Release planning.',
@@ -237,11 +224,11 @@ describe('payloads', () => {
       json: { summary: summaryObject },
     });
     expect(stored.status).toBe(200);
-    await waitFor(
-      'summary.ready deliveries',
-      () => receiver.at(all.path).length === 3 && receiver.at(summary.path).length === 1,
-    );
-    await waitFor('all deliveries settled', () => settled(app, endpointIds));
+    await vi.waitFor(() => {
+      expect(receiver.at(all.path), 'the endpoint of every event').toHaveLength(3);
+      expect(receiver.at(summary.path), 'the summary.ready endpoint').toHaveLength(1);
+    }, WAIT);
+    await vi.waitFor(async () => expect(await settled(app, endpointIds), 'all settled').toBe(true), WAIT);
 
     const transcript = [
       { sequence: 1, speaker: 'Ana', content: 'Shall we start?', start_time: 0, end_time: 2.5 },
@@ -318,8 +305,11 @@ describe('payloads', () => {
     const eQuiet = await createEndpoint(app, key, quietPath.url, ['summary.ready']);
     const eWitness = await createEndpoint(app, key, witness.url, ['meeting.started', 'meeting.completed']);
     await app.recordNote(key);
-    await waitFor('the witness got both events', () => receiver.at(witness.path).length === 2);
-    await waitFor('settled', () => settled(app, [eWitness.id, eQuiet.id]));
+    await vi.waitFor(() => expect(receiver.at(witness.path), 'the witness').toHaveLength(2), WAIT);
+    await vi.waitFor(
+      async () => expect(await settled(app, [eWitness.id, eQuiet.id]), 'all settled').toBe(true),
+      WAIT,
+    );
     expect(receiver.at(quietPath.path)).toEqual([]);
     expect(await deliveryRows(app, eQuiet.id)).toEqual([]);
   });
@@ -335,10 +325,10 @@ describe('signing and headers', () => {
     expect(endpointA.secret).toMatch(/^whsec_/);
     expect(endpointB.secret).toMatch(/^[0-9a-f]{64}$/);
     const id = await startMeeting(app, key);
-    await waitFor(
-      'both deliveries',
-      () => receiver.at(a.path).length === 1 && receiver.at(b.path).length === 1,
-    );
+    await vi.waitFor(() => {
+      expect(receiver.at(a.path), 'the Form A endpoint').toHaveLength(1);
+      expect(receiver.at(b.path), 'the Form B endpoint').toHaveLength(1);
+    }, WAIT);
 
     for (const [path, endpoint, other] of [
       [a.path, endpointA, endpointB],
@@ -375,8 +365,8 @@ describe('retries', () => {
     const target = receiver.path('retry', (n) => ({ status: n <= 2 ? 500 : 200 }));
     const endpoint = await createEndpoint(app, key, target.url, ['meeting.started']);
     const meetingId = await startMeeting(app, key);
-    await waitFor('three attempts', () => receiver.at(target.path).length === 3);
-    await waitFor('the delivery settled', () => settled(app, [endpoint.id]));
+    await vi.waitFor(() => expect(receiver.at(target.path), 'attempts').toHaveLength(3), WAIT);
+    await vi.waitFor(async () => expect(await settled(app, [endpoint.id]), 'settled').toBe(true), WAIT);
 
     const got = receiver.at(target.path);
     expect(got).toHaveLength(3);
@@ -414,7 +404,10 @@ describe('retries', () => {
     }));
     const endpoint = await createEndpoint(app, key, source.url, ['meeting.started']);
     await startMeeting(app, key);
-    await waitFor('two attempts', async () => (await attemptCount(app, endpoint.id)) >= 2);
+    await vi.waitFor(
+      async () => expect(await attemptCount(app, endpoint.id), 'attempts').toBeGreaterThanOrEqual(2),
+      WAIT,
+    );
     const log = await deliveryLog(app, key, endpoint.id);
     const del = await app.request(`/v1/webhooks/${endpoint.id}`, { method: 'DELETE', key });
     expect(del.status).toBe(200);
@@ -432,7 +425,10 @@ describe('retries', () => {
     const slow = receiver.path('slow', () => ({ delayMs: 1500 }));
     const endpoint = await createEndpoint(app, key, slow.url, ['meeting.started']);
     await startMeeting(app, key);
-    await waitFor('one attempt', async () => (await attemptCount(app, endpoint.id)) >= 1);
+    await vi.waitFor(
+      async () => expect(await attemptCount(app, endpoint.id), 'attempts').toBeGreaterThanOrEqual(1),
+      WAIT,
+    );
     const log = await deliveryLog(app, key, endpoint.id);
     await app.request(`/v1/webhooks/${endpoint.id}`, { method: 'DELETE', key });
     expect(log.at(-1)).toMatchObject({ attempt: 1, status_code: null, success: false, error: 'timeout' });

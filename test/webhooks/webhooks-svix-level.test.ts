@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCaller } from '../../server/api/root';
 import { queryRows } from '../../server/db/client';
 import { deliveries, webhookEndpoints } from '../../server/db/schema';
@@ -146,7 +146,11 @@ describe('a delivery has a state', () => {
     const { endpoint } = await o.ui.webhooks.create({ url: slow.url, events: ['meeting.started'] });
     const { deliveryId } = await o.ui.webhooks.sendTest({ id: endpoint.id });
     const run = dispatch();
-    while (!arrived) await new Promise((r) => setTimeout(r, 20));
+    // Every 20 ms: the delete must land within the receiver's 700 ms, while the attempt is in flight.
+    await vi.waitFor(() => expect(arrived, 'the attempt reached the receiver').toBe(true), {
+      timeout: 10_000,
+      interval: 20,
+    });
     await o.ui.webhooks.delete({ id: endpoint.id });
     await run;
     expect(await app.db.select().from(deliveries).where(eq(deliveries.id, deliveryId))).toEqual([]);
