@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { encodeCursor } from '../../server/http/opaque-cursor';
 import { createMeeting } from '../../server/meetings/create-meeting';
@@ -224,15 +224,18 @@ describe("the one statement keeps the account's daily limit under a race", () =>
         // room, so it counts its minute and then waits for the day's row.
         await tx.execute(sql`update rate_limit_counters set count = 5 where bucket = ${day}`);
         const pending = app.request('/v1/notes', { key });
-        for (let i = 0; i < 200; i++) {
-          const [waiting] = await queryRows<{ n: number }>(
-            app.db,
-            sql`select count(*)::int as n from pg_stat_activity
-                where datname = current_database() and wait_event_type = 'Lock'`,
-          );
-          if (Number(waiting?.n) > 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
+        // The race this test is about: the request must be seen waiting for the day's row.
+        await vi.waitFor(
+          async () => {
+            const [waiting] = await queryRows<{ n: number }>(
+              app.db,
+              sql`select count(*)::int as n from pg_stat_activity
+                  where datname = current_database() and wait_event_type = 'Lock'`,
+            );
+            expect(Number(waiting?.n)).toBeGreaterThan(0);
+          },
+          { timeout: 10_000, interval: 25 },
+        );
         // Wrapped, or the transaction would wait for the answer before it commits.
         return { pending };
       });
