@@ -257,20 +257,23 @@ describe('openai providers in the background', () => {
     });
     expect(stored.status).toBe(200);
 
-    let summary: unknown = null;
-    for (let i = 0; i < 100 && !summary; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      summary = (await app.request(`/v1/notes/${id}`, { key, form: 'B' })).json.summary;
-    }
-    expect(summary).toMatchObject({ context: 'Billing launch moved to March.' });
-    for (let i = 0; i < 50; i++) {
-      const [row] = await app.db
-        .select({ model: meetings.summaryEmbeddingModel })
-        .from(meetings)
-        .where(eq(meetings.id, id));
-      if (row?.model) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await vi.waitFor(
+      async () => {
+        const note = (await app.request(`/v1/notes/${id}`, { key, form: 'B' })).json;
+        expect(note.summary).toMatchObject({ context: 'Billing launch moved to March.' });
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    await vi.waitFor(
+      async () => {
+        const [row] = await app.db
+          .select({ model: meetings.summaryEmbeddingModel })
+          .from(meetings)
+          .where(eq(meetings.id, id));
+        expect(row?.model).toBe('fake-embed-1');
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     // The transcript's embedding runs in its own lane: the summary may well be ready first.
     await vi.waitFor(
       async () => {

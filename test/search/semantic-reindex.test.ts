@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../server/db/client';
 import { SemanticEmbedder } from '../../server/embeddings/semantic-embedder';
 import {
@@ -161,15 +161,15 @@ describe('npm run reindex from local 384 to semantic 768', () => {
                  (select count(*)::int from passages where meeting_id = ${id}) as indexed`,
     );
     expect(Number(state!.queued) + Number(state!.indexed)).toBeGreaterThan(0);
-    const deadline = Date.now() + 60_000;
-    let hit: { note_id: string; start_time: number } | undefined;
-    while (!hit && Date.now() < deadline) {
-      const res = await searchA('when will the kitchen furniture be delivered');
-      expect(res.status).toBe(200);
-      hit = res.json.data.find((h: { note_id: string }) => h.note_id === id);
-      if (!hit) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(hit).toMatchObject({ note_id: id, start_time: 0 });
+    await vi.waitFor(
+      async () => {
+        const res = await searchA('when will the kitchen furniture be delivered');
+        expect(res.status).toBe(200);
+        const hit = res.json.data.find((h: { note_id: string }) => h.note_id === id);
+        expect(hit).toMatchObject({ note_id: id, start_time: 0 });
+      },
+      { timeout: 60_000, interval: 200 },
+    );
   }, 90_000);
 });
 
