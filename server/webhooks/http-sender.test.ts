@@ -72,7 +72,7 @@ async function receiver(handler: Handler, server: http.Server = http.createServe
  * the answer is how many are ahead of it. "No connection" is then a fact, not a short sleep's guess.
  */
 async function connectionsFrom(s: WebhookSender, rx: Receiver): Promise<number> {
-  await closeSender(s);
+  await s.close();
   const probe = net.connect(rx.port, '127.0.0.1');
   try {
     await new Promise<void>((resolve, reject) => probe.once('connect', resolve).once('error', reject));
@@ -94,15 +94,6 @@ function sender(opts: Parameters<typeof createWebhookSender>[0]): WebhookSender 
   const s = createWebhookSender(opts);
   senders.push(s);
   return s;
-}
-
-/**
- * Closes a sender in the middle of a test: this waits until every request it dispatched has been
- * answered or has failed. (A second close() would reject, so afterEach no longer closes it.)
- */
-async function closeSender(s: WebhookSender): Promise<void> {
-  senders.splice(senders.indexOf(s), 1);
-  await s.close();
 }
 
 /** A resolver whose answers for a name change from call to call (the last answer repeats). */
@@ -164,6 +155,20 @@ describe('createWebhookSender against real receivers (allowPrivate: true)', () =
     }
     // The count the blocked-URL tests below expect to be 0 does see a connection that was made.
     expect(await connectionsFrom(s, rx)).toBe(1);
+  });
+
+  it('closing twice resolves both times, and a send after the close fails without a request', async () => {
+    const rx = await receiver((_req, _body, res) => res.writeHead(200).end());
+    const s = sender({ timeoutMs: 2000, allowPrivate: true });
+    expect((await s.send({ url: rx.url(), headers, body })).success).toBe(true);
+    // Each close rejects if the agent is closed twice: awaited, one failure fails the test.
+    await Promise.all([s.close(), s.close()]);
+    await s.close();
+    expect(await s.send({ url: rx.url(), headers, body })).toMatchObject({
+      success: false,
+      error: 'sender closed',
+    });
+    expect(rx.hits).toHaveLength(1);
   });
 
   it('our Content-Type and User-Agent replace the caller’s, whatever their case', async () => {
@@ -232,7 +237,7 @@ describe('createWebhookSender against real receivers (allowPrivate: true)', () =
     });
     // Closing waits for every request the sender made to be answered, and the receiver records a
     // request before it answers: a followed redirect would be in `hits` by now.
-    await closeSender(s);
+    await s.close();
     expect(rx.hits.map((h) => h.url)).toEqual(['/hook']);
   });
 

@@ -219,6 +219,7 @@ export function createWebhookSender(opts: WebhookSenderOptions): WebhookSender {
   });
   const slots = createSlots(maxConcurrent);
   let closed = false;
+  let closing: Promise<void> | undefined;
   /**
    * URLs with a numeric host that passed the send-time check: for them the check is a function
    * of the URL alone (no DNS), so it is not repeated. A name is resolved and checked every time.
@@ -367,9 +368,12 @@ export function createWebhookSender(opts: WebhookSenderOptions): WebhookSender {
         ),
       );
     },
-    async close() {
+    // Once: a second call (shutdown after a test's own close, say) waits for the same close
+    // instead of rejecting because the agent is already destroyed.
+    close() {
       closed = true;
-      await agent.close();
+      closing ??= agent.close();
+      return closing;
     },
   };
 }
