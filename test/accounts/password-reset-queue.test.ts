@@ -6,7 +6,7 @@ import { RESET_LIMITS } from '../../server/auth/throttle-attempts';
 import { accountTokens, emails, jobs } from '../../server/db/schema';
 import { claimJobs, failJob, MAX_JOB_ATTEMPTS } from '../../server/jobs/jobs';
 import { BrowserSession, trpcError } from '../support/browser-session';
-import { overrideEnv, restoreEnv } from '../support/env';
+import { capturedLogLines } from '../support/captured-logs';
 import { linkIn, startSmtpCapture } from '../support/smtp-capture';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -228,23 +228,13 @@ describe('forgot password: the request queues the work, the job decides', () => 
     const known = uniqueEmail('logged-known');
     await createAccount(app.db, { email: known, password: PASSWORD });
     const nobody = uniqueEmail('logged-nobody');
-    overrideEnv({ LOG_LEVEL: 'debug' });
-    const written: string[] = [];
-    const write = process.stderr.write;
-    process.stderr.write = ((chunk: string | Uint8Array) => {
-      written.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-      return true;
-    }) as typeof process.stderr.write;
-    try {
+    const lines = await capturedLogLines(async () => {
       for (let i = 0; i <= RESET_LIMITS.perEmail; i++) await ask(known);
       expect((await ask(nobody)).status).toBe(200);
       expect(await drain()).toMatchObject({ jobs_done: RESET_LIMITS.perEmail + 1 });
-    } finally {
-      process.stderr.write = write;
-      restoreEnv();
-    }
+    });
     expect(resetMailsTo(known)).toHaveLength(RESET_LIMITS.perEmail);
-    const logged = written.join('').toLowerCase();
+    const logged = lines.join('\n').toLowerCase();
     for (const address of [known, nobody]) {
       expect(logged).not.toContain(address.toLowerCase());
       expect(logged).not.toContain(address.split('@')[0]!.toLowerCase());
