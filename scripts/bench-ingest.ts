@@ -100,7 +100,7 @@ async function child(threads: number) {
   const loadMs = performance.now() - loadStarted;
   worker = startWorker({ getDatabase: async () => database, services: () => services, intervalMs: 200 });
   const idle: number[] = [];
-  for (let i = 0; i < 30; i++) idle.push(await search());
+  for (let i = 0; i < 100; i++) idle.push(await search());
 
   const recordedAt = new Map<string, number>();
   const searchableAt = new Map<string, number>();

@@ -50,8 +50,8 @@ function required(name: string, value: string | undefined): string {
 
 /**
  * The semantic model's threads: EMBEDDING_THREADS, else every core on a machine of one or two
- * (embedding a backlog then uses both; a search's query still goes first on its thread) and all
- * but one on a bigger one, left to requests.
+ * (embedding a backlog then uses both, at a lower priority than requests; a search's query that
+ * finds them busy gets a thread of its own) and all but one on a bigger one, left to requests.
  */
 export function embeddingThreads(env: Pick<Env, 'EMBEDDING_THREADS'>): number {
   if (env.EMBEDDING_THREADS > 0) return env.EMBEDDING_THREADS;

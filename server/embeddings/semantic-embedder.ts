@@ -75,8 +75,8 @@ export function batchPieces(pieces: readonly string[], maxChars = BATCH_CHARS, m
 /**
  * Turns pieces of text into USE-lite's 512 numbers each, in order. One call is one run of the
  * model over the batch: a batch of a few pieces costs less per piece than one at a time
- * (docs/performance.md#batches-and-pieces-for-the-model), and a batch is never split, so an
- * `urgent` call (a search's query) waits for at most the batch being encoded.
+ * (docs/performance.md#batches-and-pieces-for-the-model). An `urgent` call is a search's query:
+ * the service's pool never queues it behind background batches (use-lite-worker.ts).
  */
 export interface SentenceEncoder {
   encode(texts: readonly string[], opts?: { urgent?: boolean }): Promise<ArrayLike<number>[]>;
@@ -133,7 +133,7 @@ function encoderFrom(load: () => Promise<SentenceEncoder>): Promise<SentenceEnco
 // each batch first lets the event loop turn: a meeting's pieces never hold requests and timers for
 // longer than one batch (with PGlite, whose queries also run on this thread, a whole meeting
 // otherwise held the loop for seconds). The service runs the model on a thread of its own
-// (use-lite-worker.ts), where a query also goes before waiting background batches.
+// (use-lite-worker.ts), where a query never waits for background batches.
 let queue: Promise<unknown> = Promise.resolve();
 function serially<T>(task: () => Promise<T>): Promise<T> {
   const turn = () => nextTurn().then(task);

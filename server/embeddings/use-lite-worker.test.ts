@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseEnv } from '../env';
 import { createServices } from '../services';
@@ -28,21 +29,38 @@ describe('USE-lite on a worker thread', () => {
     }
   });
 
-  it('a query goes before waiting background batches on the model thread', async () => {
-    const encoder = await loadUseLiteInWorker();
+  it('a query that finds every thread encoding goes to a query thread of its own, without waiting for their batches', async () => {
+    await stopUseLiteThreads();
+    const encoder = await loadUseLiteInWorker(undefined, 1);
+    // On an idle pool a query runs on the pool's thread: a quiet server holds one model.
+    await encoder.encode(['budget review'], { urgent: true });
+    expect(modelThreadsRunning()).toBe(1);
     const order: string[] = [];
-    const background = Array.from({ length: 6 }, (_, i) =>
-      encoder
-        .encode([
-          `background batch ${i}: the team reviewed the quarterly budget and the hiring plan in detail`,
-        ])
-        .then(() => order.push(`b${i}`)),
-    );
-    // Posted after all six background batches: it runs after the batch in progress, before the rest.
-    const query = encoder.encode(['budget review'], { urgent: true }).then(() => order.push('q'));
-    await Promise.all([...background, query]);
-    expect(order.indexOf('q')).toBeLessThanOrEqual(1);
-    expect(order.filter((x) => x !== 'q')).toEqual(['b0', 'b1', 'b2', 'b3', 'b4', 'b5']);
+    // One long batch (seconds of work) keeps the only pool thread busy.
+    const long = Array.from(
+      { length: 500 },
+      (_, i) => `item ${i} of the quarterly budget and hiring plan`,
+    ).join(' ');
+    const background = encoder.encode([long]).then(() => order.push('background'));
+    const query = encoder.encode(['budget review'], { urgent: true }).then(() => order.push('query'));
+    await Promise.all([background, query]);
+    expect(order).toEqual(['query', 'background']);
+    expect(modelThreadsRunning()).toBe(2);
+    await stopUseLiteThreads();
+  });
+
+  it('the pool runs at a lower priority than the process (nice 10), so requests and queries get the cores first', async () => {
+    await stopUseLiteThreads();
+    const nice = () =>
+      fs
+        .readdirSync('/proc/self/task')
+        .map((tid) =>
+          Number(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ')[16]),
+        );
+    expect(nice().filter((n) => n === 10)).toHaveLength(0);
+    await loadUseLiteInWorker(undefined, 1);
+    expect(nice().filter((n) => n === 10)).toHaveLength(1);
+    await stopUseLiteThreads();
   });
 
   it("the service's default embedder is the semantic one on the worker thread", async () => {

@@ -12,7 +12,7 @@ import type { SentenceEncoder } from './semantic-embedder';
 // The thread runs plain CommonJS given as source (no file of ours to locate, which Next's bundler
 // would move): it loads the same packages from node_modules as loadUseLite(), nothing else.
 const SOURCE = `
-const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const { createRequire } = require('node:module');
 const load = createRequire(workerData.resolveFrom);
 (async () => {
@@ -27,32 +27,28 @@ const load = createRequire(workerData.resolveFrom);
     parentPort.postMessage({ loadError: String((err && err.message) || err) });
     return;
   }
-  parentPort.postMessage({ ready: true });
-  // Two lanes: a query (urgent) goes before waiting background batches; one batch runs at a time.
-  // Before each batch the messages that arrived meanwhile are taken from the port at once, so a
-  // query posted during a batch is next whatever order the event loop would deliver them in.
-  const urgent = [];
-  const background = [];
-  const take = (job) => (job.urgent ? urgent : background).push(job);
-  let running = false;
-  const runNext = async () => {
-    if (running) return;
-    for (let m = receiveMessageOnPort(parentPort); m; m = receiveMessageOnPort(parentPort)) take(m.message);
-    const job = urgent.shift() || background.shift();
-    if (!job) return;
-    running = true;
+  // A thread for background work runs at a lower priority (a higher nice value) than the process:
+  // the requests and a query's own thread then get the cores first, and it gets the rest. On Linux
+  // a thread's id is its own scheduling entity; elsewhere this is skipped.
+  if (workerData.nice > 0) {
     try {
-      const vectors = await model.embed(job.texts);
-      parentPort.postMessage({ id: job.id, vectors: vectors.map((v) => Float32Array.from(v)) });
-    } catch (err) {
-      parentPort.postMessage({ id: job.id, error: String((err && err.message) || err) });
-    }
-    running = false;
-    void runNext();
-  };
+      const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+      if (tid > 0) require('node:os').setPriority(tid, workerData.nice);
+    } catch {}
+  }
+  parentPort.postMessage({ ready: true });
+  // One batch at a time, in the order they come: the pool gives a thread a query only when it is
+  // idle, and a query thread holds only queries.
+  let chain = Promise.resolve();
   parentPort.on('message', (job) => {
-    take(job);
-    void runNext();
+    chain = chain.then(async () => {
+      try {
+        const vectors = await model.embed(job.texts);
+        parentPort.postMessage({ id: job.id, vectors: vectors.map((v) => Float32Array.from(v)) });
+      } catch (err) {
+        parentPort.postMessage({ id: job.id, error: String((err && err.message) || err) });
+      }
+    });
   });
 })();
 `;
@@ -67,7 +63,7 @@ const IDLE_MS = 5 * 60_000;
 type Reply = { ready?: true; loadError?: string; id?: number; vectors?: Float32Array[]; error?: string };
 
 interface Thread {
-  encode(texts: readonly string[], urgent: boolean): Promise<Float32Array[]>;
+  encode(texts: readonly string[]): Promise<Float32Array[]>;
   dead(): boolean;
 }
 
@@ -152,12 +148,15 @@ export function missingUseLiteFiles(from: string = modelResolveFrom()): MissingM
   return missingFile(modelDir, shards) ?? missingFile(dirs.get('@energetic-ai/core'), WASM_FILES);
 }
 
-async function startThread(from: string): Promise<Thread> {
+/** The nice value of a pool's threads; a query's own thread keeps the process's priority. */
+const BACKGROUND_NICE = 10;
+
+async function startThread(from: string, nice = 0): Promise<Thread> {
   // A missing file fails here, in a few file lookups, rather than in a thread started to find out.
   const missing = missingUseLiteFiles(from);
   if (missing) throw new Error(`cannot find ${missing.where}: ${missing.reason}`);
   const { Worker } = await import('node:worker_threads');
-  const worker = new Worker(SOURCE, { eval: true, workerData: { resolveFrom: from } });
+  const worker = new Worker(SOURCE, { eval: true, workerData: { resolveFrom: from, nice } });
   try {
     await new Promise<void>((resolve, reject) => {
       worker.once('error', reject);
@@ -205,13 +204,13 @@ async function startThread(from: string): Promise<Thread> {
   resetIdle();
   return {
     dead: () => failure !== null,
-    encode(texts, urgent) {
+    encode(texts) {
       if (failure) return Promise.reject(failure);
       const id = nextId++;
       return new Promise<Float32Array[]>((resolve, reject) => {
         pending.set(id, { resolve, reject });
         worker.ref(); // while a text is being encoded, the process waits for it
-        worker.postMessage({ id, texts, urgent });
+        worker.postMessage({ id, texts });
       }).finally(() => {
         if (pending.size === 0) worker.unref();
         resetIdle();
@@ -224,10 +223,16 @@ async function startThread(from: string): Promise<Thread> {
  * A pool of model threads (at most `threads`): it starts with one, loading the model in it (a
  * load failure rejects here, as loadUseLite's does), and starts another only when a batch finds
  * every thread busy, so a quiet server holds one model, not `threads`. Each batch goes to the
- * least loaded thread; within a thread a query goes before waiting background batches. A thread
+ * least loaded thread, one batch at a time. A thread
  * that died (or was let go when idle) is replaced on the next batch, the failed one's callers get
  * its error (a background job then retries). `from` is a package.json beside the node_modules
  * that hold the packages (the working directory's).
+ *
+ * The pool's threads run at a lower priority than the process. A query (`urgent`) that finds
+ * every one of them encoding goes to a query thread of its own at the process's priority, started
+ * then and let go after the same idle time: otherwise it would wait for a batch to finish, and
+ * then share the cores with the others, which doubled a search's p95 while a backlog was embedded
+ * (docs/performance.md#the-model-on-worker-threads). A quiet server starts no query thread.
  */
 export async function loadUseLiteInWorker(
   from: string = modelResolveFrom(),
@@ -238,35 +243,45 @@ export async function loadUseLiteInWorker(
   const started = new Map<Promise<Thread>, Thread>();
   /** Batches given to each thread and not yet answered (counted when given, before it is posted). */
   const busy = new Map<Promise<Thread>, number>();
-  const start = () => {
-    const t = startThread(from);
+  const track = (t: Promise<Thread>) => {
     // A thread that could not start, or died, leaves the pool: the next batch starts a new one.
     void t.then(
       (thread) => started.set(t, thread),
       () => dead.add(t),
     );
-    pool.push(t);
     busy.set(t, 0);
     return t;
   };
-  const pick = (): Promise<Thread> => {
+  const gone = (t: Promise<Thread>) => {
+    const isGone = dead.has(t) || started.get(t)?.dead() === true;
+    if (isGone) for (const known of [dead, started, busy]) known.delete(t);
+    return isGone;
+  };
+  const start = () => {
+    const t = track(startThread(from, BACKGROUND_NICE));
+    pool.push(t);
+    return t;
+  };
+  let queryThread: Promise<Thread> | null = null;
+  const pick = (urgent: boolean): Promise<Thread> => {
     // A thread let go when idle, or one that died, is dropped here, before a batch is given to it.
-    pool = pool.filter((t) => {
-      const gone = dead.has(t) || started.get(t)?.dead() === true;
-      if (gone) for (const known of [dead, started, busy]) known.delete(t);
-      return !gone;
-    });
+    pool = pool.filter((t) => !gone(t));
     const least = [...pool].sort((a, b) => (busy.get(a) ?? 0) - (busy.get(b) ?? 0))[0];
-    if (least && ((busy.get(least) ?? 0) === 0 || pool.length >= threads)) return least;
+    const leastFree = least !== undefined && (busy.get(least) ?? 0) === 0;
+    if (urgent && !leastFree) {
+      if (queryThread === null || gone(queryThread)) queryThread = track(startThread(from));
+      return queryThread;
+    }
+    if (least && (leastFree || pool.length >= threads)) return least;
     return start();
   };
   await start();
   return {
     async encode(texts, opts) {
-      const t = pick();
+      const t = pick(opts?.urgent === true);
       busy.set(t, (busy.get(t) ?? 0) + 1);
       try {
-        return await (await t).encode(texts, opts?.urgent === true);
+        return await (await t).encode(texts);
       } finally {
         const left = busy.get(t);
         if (left !== undefined) busy.set(t, left - 1);
