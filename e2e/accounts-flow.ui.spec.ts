@@ -1,7 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { linkPath, mailTo } from './mailbox';
+import { linkPathIn } from '../test/support/smtp-capture';
+import { mailTo } from './mailbox';
 import { shot } from './screenshots';
 
 // Verification, early access and password reset, in Chromium against `npm start` with a real SMTP
@@ -84,7 +85,7 @@ async function openEmailedLink(page: Page, path: string, opened: () => Promise<v
 /** Opens the welcome email's link, as its reader would. */
 async function verifyByEmailedLink(page: Page, email: string) {
   const welcome = await mailTo(email, 'Welcome to Meeting Notes');
-  await openEmailedLink(page, linkPath(welcome, '/verify-email'), () =>
+  await openEmailedLink(page, linkPathIn(welcome, '/verify-email'), () =>
     expect(page.getByTestId('email-verified')).toContainText(email),
   );
 }
@@ -228,7 +229,7 @@ test('forgot password → the emailed link → a new password; every other sessi
   await expect(page.getByTestId('reset-sent')).toContainText(email);
 
   const mail = await mailTo(email, 'Reset your Meeting Notes password');
-  await openEmailedLink(page, linkPath(mail, '/reset-password'), () =>
+  await openEmailedLink(page, linkPathIn(mail, '/reset-password'), () =>
     expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible(),
   );
   await shot(page, 'reset-password');

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test } from '@playwright/test';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
+import { recordNote } from '../test/support/recorder';
+import { Receiver } from '../test/support/webhook-receiver';
 import { demoLogin, readState } from './state';
 
 // The typed client of docs/api.md#typed-client. Types are generated with openapi-typescript from
@@ -236,29 +237,15 @@ async function loadClient(workspace: Workspace, form: Form) {
 }
 
 /** A note made through the recorder API, so that deleting it touches no seeded note. */
-async function recordNote(baseURL: string, key: string): Promise<string> {
-  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const started = await fetch(`${baseURL}/api/recorder/meetings`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ title: 'Typed client', platform: 'zoom', started_at: '2026-11-21T10:00:00Z' }),
+const recordTypedClientNote = (baseURL: string, key: string): Promise<string> =>
+  recordNote(baseURL, key, {
+    title: 'Typed client',
+    started_at: '2026-11-21T10:00:00Z',
+    ended_at: '2026-11-21T10:01:00Z',
+    segments: [
+      { speaker: 'Ana', content: 'The typed client pages through every note.', start_time: 0, end_time: 3 },
+    ],
   });
-  expect(started.status).toBe(201);
-  const { id } = (await started.json()) as { id: string };
-  const transcribed = await fetch(`${baseURL}/api/recorder/meetings/${id}/transcript`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({
-      ended_at: '2026-11-21T10:01:00Z',
-      segments: [
-        { speaker: 'Ana', content: 'The typed client pages through every note.', start_time: 0, end_time: 3 },
-      ],
-      generate_summary: false,
-    }),
-  });
-  expect(transcribed.status).toBe(200);
-  return id;
-}
 
 /** Deletes a note in Form A (404 when it is gone already); the status. */
 async function removeNote(baseURL: string, key: string, id: string): Promise<number> {
@@ -269,28 +256,18 @@ async function removeNote(baseURL: string, key: string, id: string): Promise<num
   return res.status;
 }
 
-/** A webhook receiver on 127.0.0.1 (the e2e server allows private URLs); it only says 204. */
-async function startReceiver(): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(204).end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 const workspace: Workspace = { dir: '', docs: {} as Workspace['docs'] };
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+/** A webhook receiver on 127.0.0.1 (the e2e server allows private URLs); it only says 204. */
+let receiver: Receiver;
+let hookUrl: string;
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   workspace.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mn-typed-client-'));
-  receiver = await startReceiver();
+  receiver = await new Receiver().start();
+  receiver.defaultStatus = 204;
+  hookUrl = `${receiver.base}/hooks`;
 });
 
 test.afterAll(async () => {
@@ -314,10 +291,10 @@ test('the checked Form A client runs the documented flows and gets the documente
 }) => {
   test.skip(!workspace.docs.A, 'needs the generated client');
   const key = apiKey();
-  const noteId = await recordNote(baseURL!, key);
+  const noteId = await recordTypedClientNote(baseURL!, key);
   const { run } = await loadClient(workspace, 'A');
   // The run deletes the note itself; should it stop before that, the note goes all the same.
-  const r = await run(workspace.docs.A.servers[0]!.url, key, noteId, receiver.url).finally(() =>
+  const r = await run(workspace.docs.A.servers[0]!.url, key, noteId, hookUrl).finally(() =>
     removeNote(baseURL!, key, noteId),
   );
 
@@ -341,7 +318,7 @@ test('the checked Form A client runs the documented flows and gets the documente
   expect(Array.isArray(r.search.data.data)).toBe(true);
   expect(r.webhook).toMatchObject({
     status: 201,
-    data: { url: receiver.url, events: ['meeting.completed'], active: true },
+    data: { url: hookUrl, events: ['meeting.completed'], active: true },
   });
   expect(r.webhook.secret).toMatch(/^whsec_/);
   expect(r.webhooks.status).toBe(200);
@@ -368,10 +345,10 @@ test('the checked Form B client (X-API-Form: B) runs the documented flows and ge
 }) => {
   test.skip(!workspace.docs.B, 'needs the generated client');
   const key = apiKey();
-  const noteId = await recordNote(baseURL!, key);
+  const noteId = await recordTypedClientNote(baseURL!, key);
   try {
     const { run } = await loadClient(workspace, 'B');
-    const r = await run(workspace.docs.B.servers[0]!.url, key, noteId, receiver.url);
+    const r = await run(workspace.docs.B.servers[0]!.url, key, noteId, hookUrl);
 
     const ids: string[] = r.pages.flatMap((p: { data: { id: string }[] }) => p.data.map((n) => n.id));
     expect(r.pages.at(-1)).toMatchObject({ has_more: false, next_cursor: null });
@@ -391,7 +368,7 @@ test('the checked Form B client (X-API-Form: B) runs the documented flows and ge
     expect(Array.isArray(r.search.data.data)).toBe(true);
     expect(r.webhook).toMatchObject({
       status: 201,
-      data: { url: receiver.url, events: ['meeting.completed'], active: true },
+      data: { url: hookUrl, events: ['meeting.completed'], active: true },
     });
     expect(r.webhook.secret).toMatch(/^[0-9a-f]{64}$/);
     expect(r.webhooks.data.data).toContainEqual(expect.objectContaining({ id: r.webhook.data.id }));

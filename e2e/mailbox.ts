@@ -1,9 +1,18 @@
 import fs from 'node:fs';
-import { expect } from '@playwright/test';
-import type { CapturedMail } from '../test/support/smtp-capture';
-import { MAILBOX_FILE } from './mailbox-file';
+import path from 'node:path';
+import { type CapturedMail, waitForMail } from '../test/support/smtp-capture';
+import { STATE_DIR } from './state';
 
-// What the SMTP server of e2e/start-server.ts caught.
+// What the SMTP server of e2e/start-server.ts caught. That server runs in the web server's process,
+// so it writes each mail to a file, one JSON mail a line, and the specs read them back here.
+// Finding, waiting for and reading a mail is test/support/smtp-capture.ts's, as in the vitest suite.
+
+export const MAILBOX_FILE = path.join(STATE_DIR, 'mails.jsonl');
+
+/** Keeps a caught mail in the file (e2e/start-server.ts's side). */
+export function keepMail(mail: CapturedMail): void {
+  fs.appendFileSync(MAILBOX_FILE, `${JSON.stringify(mail)}\n`);
+}
 
 export function readMailbox(): CapturedMail[] {
   if (!fs.existsSync(MAILBOX_FILE)) return [];
@@ -15,27 +24,6 @@ export function readMailbox(): CapturedMail[] {
 }
 
 /** The newest mail to `to` whose subject matches, waited for (sending is done when the page answers, but to be sure). */
-export async function mailTo(to: string, subject: string | RegExp): Promise<CapturedMail> {
-  let found: CapturedMail | undefined;
-  await expect
-    .poll(
-      () => {
-        found = readMailbox()
-          .filter((m) => m.to.includes(to))
-          .filter((m) => (typeof subject === 'string' ? m.subject === subject : subject.test(m.subject)))
-          .at(-1);
-        return !!found;
-      },
-      { message: `a mail "${subject}" to ${to}` },
-    )
-    .toBe(true);
-  return found!;
-}
-
-/** A link of the mail (e.g. to "/verify-email"), as the path and query to open on the tested server. */
-export function linkPath(mail: CapturedMail, pathname: string): string {
-  const match = new RegExp(`https?://\\S+${pathname}\\?token=[A-Za-z0-9_-]+`).exec(mail.text);
-  if (!match) throw new Error(`no ${pathname} link in "${mail.subject}":\n${mail.text}`);
-  const url = new URL(match[0]);
-  return `${url.pathname}${url.search}`;
+export function mailTo(to: string, subject: string | RegExp): Promise<CapturedMail> {
+  return waitForMail(readMailbox, to, subject);
 }

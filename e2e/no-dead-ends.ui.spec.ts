@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { recordNote } from '../test/support/recorder';
 import { DESKTOP, graveViolations, PHONE } from './axe';
 import { expect, test } from './fixtures';
 import { shot } from './screenshots';
@@ -16,28 +17,14 @@ const state = readState();
 const toasts = (page: Page) => page.getByTestId('toasts');
 
 /** A short note in the demo account through the recorder API (deleted by the test that made it). */
-async function recordNote(baseURL: string, title: string, startedAt?: string): Promise<string> {
-  const headers = { authorization: `Bearer ${demoLogin(state).apiKey}`, 'content-type': 'application/json' };
-  const started = await fetch(`${baseURL}/api/recorder/meetings`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ title, platform: 'zoom', ...(startedAt && { started_at: startedAt }) }),
+const recordDemoNote = (baseURL: string, title: string, startedAt?: string): Promise<string> =>
+  recordNote(baseURL, demoLogin(state).apiKey, {
+    title,
+    ...(startedAt && { started_at: startedAt }),
+    segments: [
+      { speaker: 'Ana', content: 'A short meeting about the toast test.', start_time: 0, end_time: 4 },
+    ],
   });
-  expect(started.status).toBe(201);
-  const { id } = (await started.json()) as { id: string };
-  const transcribed = await fetch(`${baseURL}/api/recorder/meetings/${id}/transcript`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({
-      segments: [
-        { speaker: 'Ana', content: 'A short meeting about the toast test.', start_time: 0, end_time: 4 },
-      ],
-      generate_summary: false,
-    }),
-  });
-  expect(transcribed.status).toBe(200);
-  return id;
-}
 
 async function deleteNote(baseURL: string, id: string) {
   await fetch(`${baseURL}/v1/notes/${id}`, {
@@ -49,7 +36,7 @@ async function deleteNote(baseURL: string, id: string) {
 test('deleting a note says so in a toast, shows the list, and Back does not land on "Note not found"', {
   tag: '@any-database',
 }, async ({ page, baseURL }) => {
-  const id = await recordNote(baseURL!, 'Toast test meeting');
+  const id = await recordDemoNote(baseURL!, 'Toast test meeting');
   try {
     await signInAsDemo(page, state);
     await page.locator(`[data-note-id="${id}"] a`).click();
@@ -165,7 +152,7 @@ test('a service that cannot be reached gets a plain message and Try again, never
 test('the notes list shows the date it is sorted by (when a note was added), and the meeting day when it differs', {
   tag: '@any-database',
 }, async ({ page, baseURL }) => {
-  const id = await recordNote(baseURL!, 'Back-filled September meeting', '2026-09-01T09:00:00Z');
+  const id = await recordDemoNote(baseURL!, 'Back-filled September meeting', '2026-09-01T09:00:00Z');
   try {
     await signInAsDemo(page, state);
     const row = page.locator(`[data-note-id="${id}"]`);
@@ -388,7 +375,7 @@ test('the notes list keeps its filter and how far it was paged in the URL, acros
   const ids: string[] = [];
   try {
     // More than one page (20) of notes in the demo account.
-    for (let i = 0; i < 22; i++) ids.push(await recordNote(baseURL!, `Paging test ${i + 1}`));
+    for (let i = 0; i < 22; i++) ids.push(await recordDemoNote(baseURL!, `Paging test ${i + 1}`));
     await signInAsDemo(page, state);
     const rows = page.getByTestId('note-row');
     await expect(rows).toHaveCount(20);

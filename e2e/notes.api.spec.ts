@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { recordNote } from '../test/support/recorder';
 import { expect, test } from './fixtures';
 import { readState } from './state';
 
@@ -55,23 +56,18 @@ test('the first start seeds the embedded database and prints a working key; a se
   }
 });
 
-test('the same notes in Form A and, with X-API-Form: B, in Form B through npm start', async ({ request }) => {
+test('the same notes in Form A and, with X-API-Form: B, in Form B through npm start', async ({
+  request,
+  baseURL,
+}) => {
   const key = apiKey();
-  const created = await request.post('/api/recorder/meetings', {
-    headers: { authorization: `Bearer ${key}` },
-    data: { title: null, platform: 'microphone', started_at: '2026-11-20T09:00:00Z' },
+  const id = await recordNote(baseURL!, key, {
+    title: null,
+    platform: 'microphone',
+    started_at: '2026-11-20T09:00:00Z',
+    ended_at: '2026-11-20T09:00:30Z',
+    segments: [{ speaker: 'Ana', content: 'Hello from the e2e test.', start_time: 0, end_time: 2 }],
   });
-  expect(created.status()).toBe(201);
-  const { id } = await created.json();
-  const transcribed = await request.post(`/api/recorder/meetings/${id}/transcript`, {
-    headers: { authorization: `Bearer ${key}` },
-    data: {
-      ended_at: '2026-11-20T09:00:30Z',
-      segments: [{ speaker: 'Ana', content: 'Hello from the e2e test.', start_time: 0, end_time: 2 }],
-      generate_summary: false,
-    },
-  });
-  expect(transcribed.status()).toBe(200);
 
   const a = await request.get(`/v1/notes/${id}`, { headers: { authorization: `Bearer ${key}` } });
   expect(await a.json()).toEqual({

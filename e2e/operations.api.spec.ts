@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import type { ReceivedSpan } from '../test/support/otlp-receiver';
+import { recordNote } from '../test/support/recorder';
+import { Receiver } from '../test/support/webhook-receiver';
 import { expect, test } from './fixtures';
 import { SPANS_FILE } from './spans-file';
 import { demoLogin, readState } from './state';
-import { startReceiver } from './webhook-receiver';
 
 // Health, readiness and traces through the real `npm start` server: Next's instrumentation hook
 // starts tracing (e2e/start-server.ts points it at an OTLP collector on 127.0.0.1), so the spans
@@ -45,11 +46,11 @@ test('traces under Next: a /v1 request with its form and SQL, a recorder call, i
 }) => {
   const { apiKey } = demoLogin(readState());
   const auth = { authorization: `Bearer ${apiKey}` };
-  const receiver = await startReceiver();
+  const receiver = await new Receiver().start();
   try {
     const endpoint = await request.post('/v1/webhooks', {
       headers: auth,
-      data: { url: receiver.url, events: ['meeting.transcribed'] },
+      data: { url: `${receiver.base}/hooks`, events: ['meeting.transcribed'] },
     });
     expect(endpoint.status()).toBe(201);
     const secret = (await endpoint.json()).secret as string;
@@ -59,21 +60,10 @@ test('traces under Next: a /v1 request with its form and SQL, a recorder call, i
     ).toBe(200);
 
     const transcript = 'Traced meeting: the Osprey launch moves to the fourth of May.';
-    const started = await fetch(`${baseURL}/api/recorder/meetings`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'Traced', platform: 'zoom' }),
+    await recordNote(baseURL!, apiKey, {
+      title: 'Traced',
+      segments: [{ speaker: 'Ana', content: transcript, start_time: 0 }],
     });
-    const { id } = (await started.json()) as { id: string };
-    const stored = await fetch(`${baseURL}/api/recorder/meetings/${id}/transcript`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        segments: [{ speaker: 'Ana', content: transcript, start_time: 0 }],
-        generate_summary: false,
-      }),
-    });
-    expect(stored.status).toBe(200);
     await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
 
     // Exported within a second or so of each span's end; the embedding runs in the background.

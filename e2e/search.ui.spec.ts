@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { recordNote } from '../test/support/recorder';
 import { demoLogin, readState, signInAsDemo } from './state';
 
 // Search that understands meaning, honest about weak matches, in the settings app of a fresh
@@ -78,24 +79,12 @@ test('twenty results are shown, and "Show more" lists the rest', async ({ page, 
   const ids: string[] = [];
   try {
     for (let i = 0; i < 24; i++) {
-      const started = await fetch(`${baseURL}/api/recorder/meetings`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ title: `Offsite catering ${i + 1}`, platform: 'zoom' }),
-      });
-      expect(started.status).toBe(201);
-      const { id } = (await started.json()) as { id: string };
-      ids.push(id);
       const content = `For the offsite in the ${rooms[i % rooms.length]} room we ordered catering for ${20 + i} people: vegetarian lunch, coffee and cake in the afternoon.`;
-      const transcribed = await fetch(`${baseURL}/api/recorder/meetings/${id}/transcript`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({
-          segments: [{ speaker: 'Ana', content, start_time: 0, end_time: 8 }],
-          generate_summary: false,
-        }),
+      const id = await recordNote(baseURL!, apiKey, {
+        title: `Offsite catering ${i + 1}`,
+        segments: [{ speaker: 'Ana', content, start_time: 0, end_time: 8 }],
       });
-      expect(transcribed.status).toBe(200);
+      ids.push(id);
     }
     const q = 'catering order for the offsite lunch';
     // Searchable once the background worker has embedded them all.

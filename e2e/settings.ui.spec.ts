@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { shot } from './screenshots';
 import { demoLogin, readState } from './state';
-import { startReceiver } from './webhook-receiver';
+import { Receiver } from '../test/support/webhook-receiver';
 
 // The settings app end to end, in Debian's Chromium against `npm start`: sign up, keys, webhooks
 // with a real receiver on 127.0.0.1, deactivation and re-enable, notes search and delete. Each page
@@ -97,12 +97,13 @@ test('create a key, call /v1 with it (200), revoke it (401)', { tag: '@any-datab
 test('a webhook endpoint: test event in the log; four failures deactivate it; re-enable; the next event arrives', {
   tag: '@any-database',
 }, async ({ page }) => {
-  const receiver = await startReceiver();
+  const receiver = await new Receiver().start();
+  const hookUrl = `${receiver.base}/hooks`;
   try {
     const demo = demoLogin(state);
     await signIn(page, demo.email, demo.password);
     await page.goto('/webhooks');
-    await page.getByLabel(/url/i).fill(receiver.url);
+    await page.getByLabel(/url/i).fill(hookUrl);
     await page
       .getByTestId('create-endpoint-form')
       .getByRole('button', { name: /add|create/i })
@@ -117,7 +118,7 @@ test('a webhook endpoint: test event in the log; four failures deactivate it; re
 
     // The receiver now fails: four attempts (retry delays 4 s in this run), then the endpoint is
     // inactive. That is one delivery, failed, with its four attempts inside.
-    receiver.answer(500);
+    receiver.defaultStatus = 500;
     await page.getByTestId('send-test-event').click();
     await expect(page.getByTestId('endpoint-status')).toHaveText('Inactive', { timeout: 45_000 });
     await page.reload();
@@ -135,7 +136,7 @@ test('a webhook endpoint: test event in the log; four failures deactivate it; re
     const attemptsWhileFailing = receiver.received.length;
     expect(attemptsWhileFailing).toBe(5);
 
-    receiver.answer(200);
+    receiver.defaultStatus = 200;
     await page.getByTestId('reenable-endpoint').click();
     await expect(page.getByTestId('endpoint-status')).toHaveText('Active');
     await page.getByTestId('send-test-event').click();
@@ -143,7 +144,7 @@ test('a webhook endpoint: test event in the log; four failures deactivate it; re
 
     await page.goto('/webhooks');
     await expect(
-      page.getByTestId('endpoint-row').filter({ hasText: receiver.url }).getByTestId('endpoint-status'),
+      page.getByTestId('endpoint-row').filter({ hasText: hookUrl }).getByTestId('endpoint-status'),
     ).toHaveText('Active');
 
     await page.goto('/account');

@@ -7,7 +7,8 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { expect, test } from '@playwright/test';
 import { BrowserSession } from '../test/support/http-session';
-import { type CapturedMail, linkIn, startSmtpCapture } from '../test/support/smtp-capture';
+import { recordNote } from '../test/support/recorder';
+import { type CapturedMail, linkIn, startSmtpCapture, waitForMail } from '../test/support/smtp-capture';
 
 // The deployment: what the build leaves in .next/standalone, with .next/static copied beside it
 // as Next's documentation says, alone in an empty folder outside the repository (no node_modules
@@ -181,16 +182,8 @@ const deployment = () => ({
   WORKER_INTERVAL_MS: '250',
 });
 
-async function mailTo(address: string, subject: string): Promise<CapturedMail> {
-  let mail: CapturedMail | undefined;
-  await expect
-    .poll(() => {
-      mail = smtp.mails.findLast((m) => m.to.includes(address) && m.subject === subject);
-      return mail !== undefined;
-    })
-    .toBe(true);
-  return mail as CapturedMail;
-}
+const mailTo = (address: string, subject: string): Promise<CapturedMail> =>
+  waitForMail(() => smtp.mails, address, subject);
 
 /** The search's note ids, best first, in the form asked for. */
 async function search(server: Server, key: string, form: 'A' | 'B', q: string, limit = 10) {
@@ -231,45 +224,29 @@ test('the standalone build runs from a copy of its folder alone: migrations at s
     expect(key).toMatch(/^mnk_/);
 
     // The recorder delivers three meetings: transcript, then summary.
-    const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     for (const [name, m] of Object.entries(MEETINGS)) {
-      const started = await fetch(`${server.url}/api/recorder/meetings`, {
-        method: 'POST',
-        headers: auth,
-        body: JSON.stringify({ title: m.title, platform: 'zoom', language: 'en' }),
+      ids[name] = await recordNote(server.url, key, {
+        title: m.title,
+        platform: 'zoom',
+        language: 'en',
+        segments: m.lines.map((content, i) => ({
+          speaker: 'Ana',
+          content,
+          start_time: i * 5,
+          end_time: i * 5 + 4,
+        })),
+        // The recorder's default, as when the field is left out: a summary is queued with the transcript.
+        generateSummary: true,
+        summary: {
+          context: m.summary,
+          decisions: [],
+          action_items: [],
+          participants: ['Ana'],
+          next_step: null,
+          budget_mentioned: null,
+          sentiment: 'neutral',
+        },
       });
-      expect(started.status).toBe(201);
-      const { id } = (await started.json()) as { id: string };
-      ids[name] = id;
-      const transcript = await fetch(`${server.url}/api/recorder/meetings/${id}/transcript`, {
-        method: 'POST',
-        headers: auth,
-        body: JSON.stringify({
-          segments: m.lines.map((content, i) => ({
-            speaker: 'Ana',
-            content,
-            start_time: i * 5,
-            end_time: i * 5 + 4,
-          })),
-        }),
-      });
-      expect(transcript.status).toBe(200);
-      const summary = await fetch(`${server.url}/api/recorder/meetings/${id}/summary`, {
-        method: 'POST',
-        headers: auth,
-        body: JSON.stringify({
-          summary: {
-            context: m.summary,
-            decisions: [],
-            action_items: [],
-            participants: ['Ana'],
-            next_step: null,
-            budget_mentioned: null,
-            sentiment: 'neutral',
-          },
-        }),
-      });
-      expect(summary.status).toBe(200);
     }
 
     // Searchable once the model (loaded from the folder, on its own thread) has embedded all

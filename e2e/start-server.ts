@@ -8,7 +8,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { startOtlpReceiver } from '../test/support/otlp-receiver';
 import { startSmtpCapture } from '../test/support/smtp-capture';
-import { MAILBOX_FILE } from './mailbox-file';
+import { keepMail, MAILBOX_FILE } from './mailbox';
 import { SPANS_FILE } from './spans-file';
 import { STATE_DIR, type E2eState } from './state';
 
@@ -19,9 +19,7 @@ fs.mkdirSync(STATE_DIR, { recursive: true });
 // A real SMTP server on 127.0.0.1 catches what the app emails (verification and reset links,
 // early-access requests); e2e/mailbox.ts reads what it caught.
 fs.writeFileSync(MAILBOX_FILE, '');
-const smtp = await startSmtpCapture({
-  onMail: (mail) => fs.appendFileSync(MAILBOX_FILE, `${JSON.stringify(mail)}\n`),
-});
+const smtp = await startSmtpCapture({ onMail: keepMail });
 
 // The server exports its traces to an OTLP/HTTP collector on 127.0.0.1; e2e/operations.api.spec.ts
 // reads the spans it wrote.

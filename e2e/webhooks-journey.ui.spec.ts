@@ -3,7 +3,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { shot, shotOf } from './screenshots';
 import { demoLogin, readState } from './state';
-import { type ReceivedRequest, type Receiver, startReceiver } from './webhook-receiver';
+import { type Received, Receiver } from '../test/support/webhook-receiver';
 
 // Webhooks end to end, in Debian's Chromium against `npm start`: the owner of a webhook endpoint
 // goes through everything the endpoint page offers, against a real receiver on 127.0.0.1 (the
@@ -32,10 +32,10 @@ const rowStates = (page: Page) =>
   rows(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-state')));
 const rowIds = (page: Page) =>
   rows(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-delivery-id')));
-const header = (r: ReceivedRequest, name: string) => String(r.headers[name.toLowerCase()] ?? '');
+const header = (r: Received, name: string) => String(r.headers[name.toLowerCase()] ?? '');
 
 /** Waits until the receiver has had `count` requests; the newest of them. */
-async function nthRequest(receiver: Receiver, count: number): Promise<ReceivedRequest> {
+async function nthRequest(receiver: Receiver, count: number): Promise<Received> {
   await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(count);
   return receiver.received[count - 1]!;
 }
@@ -62,7 +62,8 @@ test('an endpoint owner’s journey: failure, retries, deactivation, re-enable, 
   page,
 }) => {
   test.setTimeout(240_000);
-  const receiver = await startReceiver();
+  const receiver = await new Receiver().start();
+  const hookUrl = `${receiver.base}/hooks`;
   try {
     // Signed out, the endpoint list asks to sign in and comes back to it.
     await page.goto('/webhooks');
@@ -70,7 +71,7 @@ test('an endpoint owner’s journey: failure, retries, deactivation, re-enable, 
     await signIn(page, (url) => url.pathname === '/webhooks');
 
     // An endpoint with a description and two events; the secret is shown once.
-    await page.getByLabel('Endpoint URL').fill(receiver.url);
+    await page.getByLabel('Endpoint URL').fill(hookUrl);
     await page.getByLabel('Description (optional)').fill('CRM sync (staging)');
     await page.getByTestId('create-endpoint-form').getByLabel('summary.ready').click();
     await page.getByTestId('create-endpoint-form').getByRole('button', { name: 'Create endpoint' }).click();
@@ -80,13 +81,13 @@ test('an endpoint owner’s journey: failure, retries, deactivation, re-enable, 
     await page.waitForURL(/\/webhooks\/[0-9a-f-]{36}$/);
     const endpointId = new URL(page.url()).pathname.split('/').at(-1)!;
     const endpointPath = `/webhooks/${endpointId}`;
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(receiver.url);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(hookUrl);
     await expect(page.getByTestId('endpoint-description')).toHaveText('CRM sync (staging)');
     await expect(page.getByTestId('endpoint-status')).toHaveText('Active');
     await expect(page.getByText('No deliveries yet')).toBeVisible();
 
     // The receiver fails; the test event's delivery is retried (4 s apart in this run)…
-    receiver.answer(500);
+    receiver.defaultStatus = 500;
     await expect(page.getByTestId('test-event-type')).toHaveValue('meeting.completed');
     await page.getByTestId('send-test-event').click();
     await expect(page.getByTestId('endpoint-action-status')).toHaveText(
@@ -122,7 +123,7 @@ test('an endpoint owner’s journey: failure, retries, deactivation, re-enable, 
     await shot(page, 'webhook-endpoint-inactive');
 
     // The receiver is fixed; re-enabling offers to recover what failed during the outage.
-    receiver.answer(200);
+    receiver.defaultStatus = 200;
     await page.getByTestId('reenable-endpoint').click();
     await expect(page.getByTestId('endpoint-status')).toHaveText('Active');
     await expect(page.getByTestId('inactive-notice')).toHaveCount(0);
@@ -192,10 +193,10 @@ test('an endpoint owner’s journey: failure, retries, deactivation, re-enable, 
     await expect.poll(async () => (await rowIds(page)).length, { timeout: 15_000 }).toBe(3);
     const rowsBeforeEdit = (await rowIds(page)).length;
     expect(rowsBeforeEdit).toBe(3);
-    const movedUrl = `${receiver.origin}/hooks/v2`;
+    const movedUrl = `${receiver.base}/hooks/v2`;
     await page.getByTestId('edit-endpoint').click();
     const editDialog = page.getByTestId('edit-endpoint-dialog');
-    await expect(page.getByTestId('edit-endpoint-url')).toHaveValue(receiver.url);
+    await expect(page.getByTestId('edit-endpoint-url')).toHaveValue(hookUrl);
     await page.getByTestId('edit-endpoint-url').fill(movedUrl);
     await page.getByTestId('edit-endpoint-description').fill('CRM sync (production)');
     await page.getByTestId('save-endpoint').click();
@@ -362,9 +363,9 @@ async function expectFitsPhone(page: Page, what: string) {
 /** An endpoint of the demo account with a delivery or more: the journey's, else a new one. */
 async function endpointWithDeliveries(page: Page): Promise<{ id: string; receiver?: Receiver }> {
   if (journeyEndpointId) return { id: journeyEndpointId };
-  const receiver = await startReceiver();
+  const receiver = await new Receiver().start();
   await page.goto('/webhooks');
-  await page.getByLabel('Endpoint URL').fill(`${receiver.origin}/phone`);
+  await page.getByLabel('Endpoint URL').fill(`${receiver.base}/phone`);
   await page.getByLabel('Description (optional)').fill('Checked on a phone');
   await page.getByTestId('create-endpoint-form').getByRole('button', { name: 'Create endpoint' }).click();
   await page.getByRole('link', { name: 'Open it to send a test event' }).click();

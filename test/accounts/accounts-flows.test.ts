@@ -5,7 +5,7 @@ import { accountAuditLog, accounts, accountTokens, authSessions, emails, jobs } 
 import { INVALID_VERIFICATION_LINK } from '../../server/auth/email-verification';
 import { INVALID_RESET_LINK } from '../../server/auth/password-reset';
 import { BrowserSession, trpcError } from '../support/browser-session';
-import { type CapturedMail, linkIn, startSmtpCapture } from '../support/smtp-capture';
+import { type CapturedMail, linkIn, startSmtpCapture, waitForMail } from '../support/smtp-capture';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Account flows over HTTP, as the settings app's clients call them: verification and reset links
@@ -41,20 +41,9 @@ afterAll(async () => {
 });
 
 const mailsTo = (address: string) => smtp.mails.filter((m) => m.to.includes(address));
-async function lastMailTo(address: string, subject: string | RegExp): Promise<CapturedMail> {
-  // Most mails are sent before the procedure answers; a reset mail comes from the worker after it.
-  return vi.waitFor(
-    () => {
-      const found = mailsTo(address).filter((m) =>
-        typeof subject === 'string' ? m.subject === subject : subject.test(m.subject),
-      );
-      const mail = found.at(-1);
-      if (!mail) throw new Error(`no mail "${subject}" to ${address}: ${JSON.stringify(mailsTo(address))}`);
-      return mail;
-    },
-    { timeout: 15_000, interval: 20 },
-  );
-}
+// Most mails are sent before the procedure answers; a reset mail comes from the worker after it.
+const lastMailTo = (address: string, subject: string | RegExp): Promise<CapturedMail> =>
+  waitForMail(() => smtp.mails, address, subject, { timeoutMs: 15_000, intervalMs: 20 });
 
 /** Waits until no job is queued for the address: the worker has done (and dropped) what was asked. */
 async function queueDrainedFor(address: string) {

@@ -17,7 +17,7 @@ import { FORM_B_STATUS } from '../../server/rest/form-b/errors';
 import { FORMS } from '../../server/rest/forms';
 import { createServices } from '../../server/services';
 import { BrowserSession, type HttpAnswer } from '../support/browser-session';
-import { linkIn, startSmtpCapture } from '../support/smtp-capture';
+import { linkIn, newestMailTo, startSmtpCapture } from '../support/smtp-capture';
 import { startTestApp, type TestApp } from '../support/test-app';
 import {
   holdsUnstorableText,
@@ -104,9 +104,7 @@ async function signIn(email: string): Promise<BrowserSession> {
 async function signedUpThroughTheMailbox(email: string): Promise<BrowserSession> {
   const browser = new BrowserSession(app.url, { 'x-forwarded-for': '198.51.100.7' });
   expect((await browser.mutate('account.signUp', { email, password: PASSWORD })).status).toBe(200);
-  const welcome = smtp.mails
-    .filter((m) => m.to.includes(email) && m.subject === 'Welcome to Meeting Notes')
-    .at(-1);
+  const welcome = newestMailTo(smtp.mails, email, 'Welcome to Meeting Notes');
   if (!welcome) throw new Error(`no welcome mail to ${email}`);
   const token = linkIn(welcome, '/verify-email').searchParams.get('token');
   expect((await browser.mutate('account.verifyEmail', { token })).status).toBe(200);

@@ -4,7 +4,7 @@ import { createAccount, findAccountByEmail } from '../../server/accounts/account
 import { emails } from '../../server/db/schema';
 import { BrowserSession, trpcError } from '../support/browser-session';
 import { capturedLogLines } from '../support/captured-logs';
-import { type CapturedMail, linkIn, startSmtpCapture } from '../support/smtp-capture';
+import { type CapturedMail, linkIn, startSmtpCapture, waitForMail } from '../support/smtp-capture';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // A link that proves control of an address (verify it, reset a password) reaches only that
@@ -37,16 +37,8 @@ afterAll(async () => {
 });
 
 /** The newest mail to `address` with this subject, waited for (some are sent in the background). */
-async function mailTo(address: string, subject: string): Promise<CapturedMail> {
-  return vi.waitFor(
-    () => {
-      const mail = smtp.mails.filter((m) => m.to.includes(address) && m.subject === subject).at(-1);
-      if (!mail) throw new Error(`no mail "${subject}" to ${address} yet`);
-      return mail;
-    },
-    { timeout: 15_000, interval: 50 },
-  );
-}
+const mailTo = (address: string, subject: string): Promise<CapturedMail> =>
+  waitForMail(() => smtp.mails, address, subject, { timeoutMs: 15_000, intervalMs: 50 });
 const tokenOf = (link: URL) => link.searchParams.get('token') ?? '';
 
 async function signedUp(email: string) {

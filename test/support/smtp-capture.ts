@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 // A real SMTP server on 127.0.0.1 that keeps what it is sent (the emailed links are followed
-// from here). Used by the vitest suite and by the Playwright server (e2e/start-server.ts).
+// from here), and the reading of what it caught: finding a mail, waiting for one, the link in it.
+// Free of any test runner: the vitest suite uses it, and so do the end-to-end tests (the
+// Playwright server, e2e/start-server.ts, runs one and e2e/mailbox.ts reads what it caught).
 
 export interface CapturedMail {
   to: string[];
@@ -85,4 +87,48 @@ export function linkIn(mail: CapturedMail, path: string): URL {
   );
   if (!match) throw new Error(`no ${path} link in the mail "${mail.subject}":\n${mail.text}`);
   return new URL(match[0]);
+}
+
+/** A mail's link to `path` as the path and query alone, to open on whichever server is tested. */
+export function linkPathIn(mail: CapturedMail, path: string): string {
+  const link = linkIn(mail, path);
+  return `${link.pathname}${link.search}`;
+}
+
+const subjectMatches = (mail: CapturedMail, subject: string | RegExp) =>
+  typeof subject === 'string' ? mail.subject === subject : subject.test(mail.subject);
+
+/** The newest of `mails` to `to` whose subject is `subject` (or matches it), if there is one. */
+export function newestMailTo(
+  mails: readonly CapturedMail[],
+  to: string,
+  subject: string | RegExp,
+): CapturedMail | undefined {
+  return mails.findLast((m) => m.to.includes(to) && subjectMatches(m, subject));
+}
+
+/**
+ * Waits for the newest mail to `to` with that subject, reading the mails again every
+ * `intervalMs` (some are sent in the background, after the call that caused them has answered).
+ * After `timeoutMs` it fails naming the subjects that did reach `to`.
+ */
+export async function waitForMail(
+  read: () => readonly CapturedMail[],
+  to: string,
+  subject: string | RegExp,
+  { timeoutMs = 15_000, intervalMs = 50 }: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<CapturedMail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mails = read();
+    const found = newestMailTo(mails, to, subject);
+    if (found) return found;
+    if (Date.now() >= deadline) {
+      const subjects = mails.filter((m) => m.to.includes(to)).map((m) => m.subject);
+      throw new Error(
+        `no mail "${subject}" to ${to} within ${timeoutMs} ms; mails to it: ${JSON.stringify(subjects)}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
 }

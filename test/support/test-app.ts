@@ -5,7 +5,7 @@ import { hashApiKey } from '../../server/accounts/api-key-crypto';
 import { apiKeys } from '../../server/db/schema';
 import { createContractValidator, recordContractCounts } from './openapi-contract';
 import { createAccount, createApiKey, type Account } from '../../server/accounts/accounts';
-import type { FormName, Plan, Platform } from '../../server/domain';
+import type { FormName, Plan } from '../../server/domain';
 import { authSettings } from '../../server/auth/auth-options';
 import { type AppDeps, createAppHandlers, routeFor } from '../../server/runtime/app-handlers';
 import { startWorker, type Worker } from '../../server/worker/worker';
@@ -14,6 +14,7 @@ import { createServices, type Services } from '../../server/services';
 import { serveNode } from '../../server/http/serve-node';
 import { openApiDocumentSettings } from '../../server/rest/openapi-document';
 import { createTestDatabase } from './test-database';
+import { type RecordNoteOptions, recordNote } from './recorder';
 import type { Database } from '../../server/db/client';
 import type { WorkStop } from '../../server/jobs/work-stop';
 
@@ -137,66 +138,11 @@ export async function startTestApp(
       );
       return { status: res.status, headers: res.headers, json, text };
     },
-    /** Records a meeting through the recorder API and returns its id. */
-    async recordNote(
-      key: string,
-      opts: {
-        title?: string | null;
-        platform?: Platform;
-        language?: string;
-        started_at?: string;
-        segments?: { speaker: string; content: string; start_time: number; end_time?: number | null }[];
-        summary?: unknown;
-        summaryText?: string;
-        transcribe?: boolean;
-        /** Queue a generated summary, as the recorder's default does (off here, unless asked). */
-        generateSummary?: boolean;
-        ended_at?: string;
-        duration_seconds?: number;
-      } = {},
-    ): Promise<string> {
-      const created = await app.request('/api/recorder/meetings', {
-        method: 'POST',
-        key,
-        json: {
-          title: opts.title === undefined ? 'Weekly sync' : opts.title,
-          platform: opts.platform ?? 'zoom',
-          ...(opts.language && { language: opts.language }),
-          ...(opts.started_at && { started_at: opts.started_at }),
-        },
-      });
-      if (created.status !== 201) throw new Error(`create meeting: ${created.status} ${created.text}`);
-      const id = created.json.id as string;
-      if (opts.transcribe === false) return id;
-      const transcript = await app.request(`/api/recorder/meetings/${id}/transcript`, {
-        method: 'POST',
-        key,
-        json: {
-          segments: opts.segments ?? [
-            { speaker: 'Ana', content: 'Good morning, shall we start?', start_time: 0, end_time: 2.5 },
-            {
-              speaker: 'Ben',
-              content: 'Yes, the release is on track for Friday.',
-              start_time: 2.5,
-              end_time: 6,
-            },
-          ],
-          ...(opts.ended_at && { ended_at: opts.ended_at }),
-          ...(opts.duration_seconds !== undefined && { duration_seconds: opts.duration_seconds }),
-          generate_summary: opts.generateSummary ?? false,
-        },
-      });
-      if (transcript.status !== 200)
-        throw new Error(`store transcript: ${transcript.status} ${transcript.text}`);
-      if (opts.summary) {
-        const summary = await app.request(`/api/recorder/meetings/${id}/summary`, {
-          method: 'POST',
-          key,
-          json: { summary: opts.summary, ...(opts.summaryText && { text: opts.summaryText }) },
-        });
-        if (summary.status !== 200) throw new Error(`store summary: ${summary.status} ${summary.text}`);
-      }
-      return id;
+    /** Records a meeting through the recorder API (test/support/recorder.ts) and returns its id. */
+    recordNote(key: string, opts: RecordNoteOptions = {}): Promise<string> {
+      const post = (path: string, apiKey: string, json: unknown) =>
+        app.request(path, { method: 'POST', key: apiKey, json });
+      return recordNote(post, key, opts);
     },
   };
   return app;
