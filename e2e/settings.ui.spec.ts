@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { shot } from './screenshots';
 import { demoLogin, readState } from './state';
+import { recordNote } from '../test/support/recorder';
 import { Receiver } from '../test/support/webhook-receiver';
 
 // The settings app end to end, in Debian's Chromium against `npm start`: sign up, keys, webhooks
@@ -94,9 +95,9 @@ test('create a key, call /v1 with it (200), revoke it (401)', { tag: '@any-datab
   );
 });
 
-test('a webhook endpoint: test event in the log; four failures deactivate it; re-enable; the next event arrives', {
+test('a webhook endpoint: test event in the log; a failing test never deactivates it, a real event failing four times does; re-enable; the next event arrives', {
   tag: '@any-database',
-}, async ({ page }) => {
+}, async ({ page, baseURL }) => {
   const receiver = await new Receiver().start();
   const hookUrl = `${receiver.base}/hooks`;
   try {
@@ -116,25 +117,35 @@ test('a webhook endpoint: test event in the log; four failures deactivate it; re
     await expect(page.getByTestId('delivery-row').first()).toHaveAttribute('data-state', 'succeeded');
     expect(receiver.received.length).toBe(1);
 
-    // The receiver now fails: four attempts (retry delays 4 s in this run), then the endpoint is
-    // inactive. That is one delivery, failed, with its four attempts inside.
+    // The receiver now fails: a test event, then a real one (a meeting recorded with the demo key, its transcript
+    // making meeting.completed)
+    // once the test's first attempt has arrived. Each gets four attempts (retry delays 4 s in this
+    // run); the test fails first and changes nothing, the real event's fourth failure makes the
+    // endpoint inactive, and the notice names that delivery, not the test's.
     receiver.defaultStatus = 500;
     await page.getByTestId('send-test-event').click();
+    await expect.poll(() => receiver.received.length).toBe(2);
+    await recordNote(baseURL!, demo.apiKey, { title: 'Deactivates the endpoint' });
     await expect(page.getByTestId('endpoint-status')).toHaveText('Inactive', { timeout: 45_000 });
     await page.reload();
     const failed = page.locator('[data-testid="delivery-row"][data-state="failed"]');
-    await expect(failed).toHaveCount(1);
+    await expect(failed).toHaveCount(2);
     await expect(page.locator('[data-testid="delivery-row"][data-state="succeeded"]')).toHaveCount(1);
-    const failedId = (await failed.getAttribute('data-delivery-id'))!;
+    // The real event's row is the failed one without the "test" badge.
+    const real = failed.filter({ hasNot: page.getByText('test', { exact: true }) });
+    await expect(real).toHaveCount(1);
+    const realId = (await real.getAttribute('data-delivery-id'))!;
     await expect(page.getByTestId('inactive-notice')).toContainText(
-      `after all 4 attempts of delivery ${failedId.slice(0, 8)}`,
+      `after all 4 attempts of delivery ${realId.slice(0, 8)}`,
     );
     await expect(page.getByTestId('deactivation-error')).toHaveText('HTTP 500');
-    await failed.getByRole('button', { name: /details$/ }).click();
-    await expect(failed.getByTestId('attempt-row')).toHaveCount(4);
-    await expect(failed.locator('[data-testid="attempt-row"][data-success="false"]')).toHaveCount(4);
+    for (const row of await failed.all()) {
+      await row.getByRole('button', { name: /details$/ }).click();
+      await expect(row.getByTestId('attempt-row')).toHaveCount(4);
+      await expect(row.locator('[data-testid="attempt-row"][data-success="false"]')).toHaveCount(4);
+    }
     const attemptsWhileFailing = receiver.received.length;
-    expect(attemptsWhileFailing).toBe(5);
+    expect(attemptsWhileFailing).toBe(9);
 
     receiver.defaultStatus = 200;
     await page.getByTestId('reenable-endpoint').click();

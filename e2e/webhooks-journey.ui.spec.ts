@@ -3,6 +3,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { shot, shotOf } from './screenshots';
 import { demoLogin, readState } from './state';
+import { recordNote } from '../test/support/recorder';
 import { type Received, Receiver } from '../test/support/webhook-receiver';
 
 // Webhooks end to end, in Debian's Chromium against `npm start`: the owner of a webhook endpoint
@@ -60,7 +61,9 @@ async function settle(page: Page) {
 
 test('an endpoint owner’s journey: failure, retries, deactivation, re-enable, recover, rotate, edit, details, filters, health', async ({
   page,
+  baseURL,
 }) => {
+  const demo = demoLogin(state);
   test.setTimeout(240_000);
   const receiver = await new Receiver().start();
   const hookUrl = `${receiver.base}/hooks`;
@@ -86,13 +89,10 @@ test('an endpoint owner’s journey: failure, retries, deactivation, re-enable, 
     await expect(page.getByTestId('endpoint-status')).toHaveText('Active');
     await expect(page.getByText('No deliveries yet')).toBeVisible();
 
-    // The receiver fails; the test event's delivery is retried (4 s apart in this run)…
+    // The receiver fails; a meeting recorded meanwhile (its transcript makes meeting.completed; a
+    // failing test event would never deactivate the endpoint) is retried (4 s apart in this run)…
     receiver.defaultStatus = 500;
-    await expect(page.getByTestId('test-event-type')).toHaveValue('meeting.completed');
-    await page.getByTestId('send-test-event').click();
-    await expect(page.getByTestId('endpoint-action-status')).toHaveText(
-      'Test event queued: meeting.completed',
-    );
+    await recordNote(baseURL!, demo.apiKey, { title: 'Outage review' });
     const failing = rows(page).first();
     await expect(failing).toHaveAttribute('data-state', 'retrying', { timeout: 30_000 });
     await expect(failing.getByTestId('delivery-state')).toContainText(
@@ -226,9 +226,7 @@ test('an endpoint owner’s journey: failure, retries, deactivation, re-enable, 
       .click();
     const details = failedRow.getByTestId('delivery-details');
     await expect(details).toContainText(`Delivery ${failedId}`);
-    await expect(details.getByRole('region', { name: 'Payload' })).toContainText(
-      'Test event from Meeting Notes',
-    );
+    await expect(details.getByRole('region', { name: 'Payload' })).toContainText('Outage review');
     await expect(details.getByTestId('attempt-row')).toHaveCount(4);
     await expect(details.locator('[data-testid="attempt-row"][data-success="false"]')).toHaveCount(4);
     await expect(details.getByRole('region', { name: 'Request headers of attempt 1' })).toContainText(

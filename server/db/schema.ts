@@ -174,6 +174,7 @@ export const events = pgTable(
     accountId: uuid('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** The meeting the event is about; null only for a test event (settings app's "Send test event"). */
     meetingId: uuid('meeting_id').references(() => meetings.id, { onDelete: 'cascade' }),
     type: text('type', { enum: EVENT_TYPES }).notNull(),
     /** The envelope's data object as it was at the moment of the event. */

@@ -50,6 +50,11 @@ export interface ClaimedDelivery {
   lease: string;
   /** How long the attempt had been due when claimed: the queue's delay, for its trace. */
   waitedMs: number;
+  /**
+   * A test event's delivery (its event has no meeting): it is attempted, retried and logged like
+   * any other, but its failures never deactivate the endpoint nor email its owner.
+   */
+  test: boolean;
 }
 
 /**
@@ -93,10 +98,12 @@ export async function claimDeliveries(
         claimed as (
           update deliveries set locked_until = now() + make_interval(secs => ${sql.raw(String(leaseMs / 1000))})
           from picked where deliveries.id = picked.id
-          returning deliveries.id, event, payload, attempts_made, endpoint_id, locked_until::text as lease,
+          returning deliveries.id, event, event_id, payload, attempts_made, endpoint_id, locked_until::text as lease,
                     (extract(epoch from now() - next_attempt_at) * 1000)::float8 as waited_ms)
-        select c.*, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, e.account_id, a.email, a.email_verified_at
-        from claimed c join webhook_endpoints e on e.id = c.endpoint_id join accounts a on a.id = e.account_id`,
+        select c.*, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, e.account_id, a.email,
+               a.email_verified_at, ev.meeting_id is null as test
+        from claimed c join webhook_endpoints e on e.id = c.endpoint_id join accounts a on a.id = e.account_id
+          join events ev on ev.id = c.event_id`,
   );
   return rows.map((r) => ({
     id: r.id as string,
@@ -115,6 +122,7 @@ export async function claimDeliveries(
     ownerEmailVerified: r.email_verified_at != null,
     lease: r.lease as string,
     waitedMs: Math.max(0, Number(r.waited_ms)),
+    test: r.test === true,
   }));
 }
 
@@ -299,7 +307,7 @@ const OUTCOME_OF_STATUS: Readonly<Record<string, AttemptOutcome>> = {
  * - an attempt already recorded (another dispatcher took the delivery over after our lease ran
  *   out) or a delivery no longer pending (cancelled meanwhile) changes no state: 'gone';
  * - otherwise success → succeeded; a failure → due again after its retry delay; the fourth
- *   failure → failed, and its endpoint is deactivated (its other pending deliveries cancelled),
+ *   failure → failed, and (unless it is a test event's) its endpoint is deactivated (its other pending deliveries cancelled),
  *   in the same transaction and after the batch's states (so a retry scheduled in the batch for
  *   that endpoint is cancelled with the others, and a success stays a success), once per
  *   endpoint however many of its deliveries failed for the fourth time in the batch, so its owner
@@ -323,7 +331,8 @@ export async function recordAttempts(
     if (byDelivery.has(delivery.id)) continue;
     byDelivery.set(delivery.id, s);
     const { status, next } = nextState(deps, s);
-    if (status === 'failed') fourthFailures.push(s);
+    // A test event is a probe of the endpoint, not traffic: its last failure changes nothing else.
+    if (status === 'failed' && !delivery.test) fourthFailures.push(s);
     input.push({
       id: randomUUID(),
       delivery_id: delivery.id,

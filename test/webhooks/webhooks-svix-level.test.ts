@@ -51,6 +51,21 @@ async function owner() {
   return { account, key, ui: ui(account.id) };
 }
 
+/**
+ * A real event: a meeting started through the recorder API with the owner's key. Returns its
+ * delivery to the endpoint (subscribed to meeting.started).
+ */
+async function meetingStarted(o: Awaited<ReturnType<typeof owner>>, endpointId: string) {
+  const meetingId = await app.recordNote(o.key, { transcribe: false });
+  const [row] = await queryRows<{ id: string }>(
+    app.db,
+    sql`select d.id from deliveries d join events e on e.id = d.event_id
+        where d.endpoint_id = ${endpointId} and e.meeting_id = ${meetingId}`,
+  );
+  if (!row) throw new Error('the meeting queued no delivery to the endpoint');
+  return { deliveryId: row.id };
+}
+
 const states = async (caller: ReturnType<typeof ui>, id: string) =>
   (await caller.webhooks.deliveries({ id })).items.map((d) => d.state);
 
@@ -59,7 +74,7 @@ describe('a delivery has a state', () => {
     const o = await owner();
     const target = receiver.path('states', () => ({ status: 503 }));
     const { endpoint } = await o.ui.webhooks.create({ url: target.url, events: ['meeting.started'] });
-    const { deliveryId } = await o.ui.webhooks.sendTest({ id: endpoint.id, event: 'meeting.started' });
+    const { deliveryId } = await meetingStarted(o, endpoint.id);
     expect(await states(o.ui, endpoint.id)).toEqual(['pending']);
 
     await dispatch();
@@ -103,13 +118,59 @@ describe('a delivery has a state', () => {
     expect(mail!.body).toContain(`/webhooks/${endpoint.id}`);
   });
 
+  it('a test event failing all four attempts is failed in the log, and nothing else: the endpoint stays active, its other deliveries go on, no email', async () => {
+    const o = await owner();
+    const target = receiver.path('test-probe', () => ({ status: 503 }));
+    const { endpoint } = await o.ui.webhooks.create({ url: target.url, events: ['meeting.started'] });
+    const probe = await o.ui.webhooks.sendTest({ id: endpoint.id, event: 'meeting.started' });
+    const real = await meetingStarted(o, endpoint.id);
+    await dispatch();
+    for (let i = 0; i < 3; i++) {
+      await app.db
+        .update(deliveries)
+        .set({ nextAttemptAt: new Date(Date.now() - 1000) })
+        .where(eq(deliveries.id, probe.deliveryId));
+      await dispatch();
+    }
+    const byId = new Map((await o.ui.webhooks.deliveries({ id: endpoint.id })).items.map((d) => [d.id, d]));
+    expect(byId.get(probe.deliveryId)).toMatchObject({ state: 'failed', attempts: 4, lastStatusCode: 503 });
+    expect(byId.get(real.deliveryId)).toMatchObject({ state: 'retrying', attempts: 1 });
+    const got = await o.ui.webhooks.get({ id: endpoint.id });
+    expect(got.active).toBe(true);
+    expect(got.deactivatedBy).toBeNull();
+    const mails = await queryRows(app.db, sql`select 1 from emails where account_id = ${o.account.id}`);
+    expect(mails).toHaveLength(0);
+    // A resent test is a test too: failing four times again changes nothing either.
+    const resent = await o.ui.webhooks.resend({ deliveryId: probe.deliveryId });
+    for (let i = 0; i < 4; i++) {
+      await app.db
+        .update(deliveries)
+        .set({ nextAttemptAt: new Date(Date.now() - 1000) })
+        .where(eq(deliveries.id, resent.deliveryId));
+      await dispatch();
+    }
+    expect((await o.ui.webhooks.delivery({ deliveryId: resent.deliveryId })).attemptLog).toHaveLength(4);
+    expect((await o.ui.webhooks.get({ id: endpoint.id })).active).toBe(true);
+    // The real event's fourth failure still deactivates.
+    for (let i = 0; i < 3; i++) {
+      await app.db
+        .update(deliveries)
+        .set({ nextAttemptAt: new Date(Date.now() - 1000) })
+        .where(eq(deliveries.id, real.deliveryId));
+      await dispatch();
+    }
+    expect((await o.ui.webhooks.get({ id: endpoint.id })).deactivatedBy).toMatchObject({
+      deliveryId: real.deliveryId,
+    });
+  });
+
   it('succeeded on a 2xx; cancelled (reason endpoint_deactivated) for the other pending deliveries when the endpoint is deactivated', async () => {
     const o = await owner();
     const target = receiver.path('cancel', () => ({ status: 500 }));
     const { endpoint } = await o.ui.webhooks.create({ url: target.url, events: ['meeting.started'] });
-    const first = await o.ui.webhooks.sendTest({ id: endpoint.id });
+    const first = await meetingStarted(o, endpoint.id);
     await dispatch(); // first: retrying
-    const second = await o.ui.webhooks.sendTest({ id: endpoint.id });
+    const second = await meetingStarted(o, endpoint.id);
     await dispatch(); // second: retrying too
     // Only the first one's retries are made due: its fourth failure deactivates the endpoint.
     for (let i = 0; i < 3; i++) {
@@ -447,15 +508,15 @@ describe('recover', () => {
     const target = receiver.path('recover', () => ({ status: mode === 'fail' ? 500 : 200 }));
     const { endpoint } = await o.ui.webhooks.create({ url: target.url, events: ['meeting.started'] });
     // An old failure (before `since`): a delivery that failed long ago.
-    const old = await o.ui.webhooks.sendTest({ id: endpoint.id });
+    const old = await meetingStarted(o, endpoint.id);
     await app.db
       .update(deliveries)
       .set({ createdAt: new Date(Date.now() - 3 * 3600_000) })
       .where(eq(deliveries.id, old.deliveryId));
     await dispatch();
     const since = new Date(Date.now() - 3600_000);
-    const a = await o.ui.webhooks.sendTest({ id: endpoint.id });
-    const b = await o.ui.webhooks.sendTest({ id: endpoint.id });
+    const a = await meetingStarted(o, endpoint.id);
+    const b = await meetingStarted(o, endpoint.id);
     await dispatch();
     // a fails for good (deactivating the endpoint, b and the old one cancelled).
     for (let i = 0; i < 3; i++) {
