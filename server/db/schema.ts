@@ -365,6 +365,12 @@ export const deliveries = pgTable(
       .references(() => events.id, { onDelete: 'cascade' }),
     /** The event name this endpoint subscribed to (meeting.completed stands for meeting.transcribed). */
     event: text('event', { enum: WEBHOOK_EVENTS }).notNull(),
+    /**
+     * The meeting of the event, for a delivery made when the event happened: its first attempt
+     * waits for the first attempts of the same meeting's earlier events to the same endpoint.
+     * Null for a test event and for a resent or recovered delivery, which wait for nothing.
+     */
+    meetingId: uuid('meeting_id'),
     payload: text('payload').notNull(),
     status: text('status', { enum: DELIVERY_STATUSES }).notNull().default('pending'),
     attemptsMade: integer('attempts_made').notNull().default(0),
@@ -381,6 +387,10 @@ export const deliveries = pgTable(
     index('deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('deliveries_endpoint_idx').on(t.endpointId, t.status),
     index('deliveries_event_idx').on(t.eventId),
+    // The first attempts still to make, per endpoint and meeting, in the order of the events.
+    index('deliveries_first_attempts_idx')
+      .on(t.endpointId, t.meetingId, t.createdAt)
+      .where(sql`${t.status} = 'pending' and ${t.attemptsMade} = 0 and ${t.meetingId} is not null`),
   ],
 );
 

@@ -88,10 +88,17 @@ export async function claimDeliveries(
   if (!Number.isFinite(leaseMs) || leaseMs <= 0) throw new Error(`Bad delivery lease: ${leaseMs} ms`);
   const rows = await queryRows<Record<string, unknown>>(
     db,
-    // Picked in a step run once, as claimJobs explains: never more than `limit` are locked.
+    // Picked in a step run once, as claimJobs explains: never more than `limit` are locked. A
+    // first attempt waits while a first attempt of an earlier event of the same meeting to the
+    // same endpoint is still to be made or in flight (docs/rules.md#order-of-a-meetings-events).
     sql`with picked as materialized (
-          select id from deliveries
+          select id from deliveries d
           where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+            and not (d.attempts_made = 0 and d.meeting_id is not null and exists (
+              select 1 from deliveries p
+              where p.endpoint_id = d.endpoint_id and p.meeting_id = d.meeting_id
+                and p.status = 'pending' and p.attempts_made = 0 and p.meeting_id is not null
+                and p.created_at < d.created_at))
           order by next_attempt_at
           limit ${sql.raw(String(limit))}
           for update skip locked),

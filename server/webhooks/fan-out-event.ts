@@ -69,8 +69,9 @@ export async function recordEventWithDeliveries(
       values (${event.id}, ${event.accountId}, ${event.meetingId}, ${event.type},
               ${JSON.stringify(event.data)}::jsonb, ${at}::timestamptz)
       returning id)
-    insert into deliveries (id, endpoint_id, event_id, event, payload, next_attempt_at, created_at)
-    select gen_random_uuid(), e.id, recorded.id, chosen.label, chosen.payload, ${at}::timestamptz, ${at}::timestamptz
+    insert into deliveries (id, endpoint_id, event_id, event, payload, meeting_id, next_attempt_at, created_at)
+    select gen_random_uuid(), e.id, recorded.id, chosen.label, chosen.payload, ${event.meetingId}::uuid,
+           ${at}::timestamptz, ${at}::timestamptz
     from recorded
     join webhook_endpoints e
       on e.account_id = ${event.accountId} and e.active and e.active_since <= ${at}::timestamptz

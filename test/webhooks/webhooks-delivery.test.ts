@@ -549,6 +549,78 @@ describe('deactivation', () => {
   });
 });
 
+describe("order of a meeting's events", () => {
+  /** The meeting and event of a request the receiver got. */
+  const about = (r: { body: string }) => {
+    const body = JSON.parse(r.body) as { event: string; data: { id: string } };
+    return `${body.data.id.slice(0, 8)} ${body.event}`;
+  };
+
+  it("a later event's first attempt to an endpoint waits until the earlier event's first attempt has finished, however slow", async () => {
+    const { key } = await quiet.createAccount({ form: 'B' });
+    const slowFirst = receiver.path('order-slow', (n) => (n === 1 ? { delayMs: 1000 } : {}));
+    await createEndpoint(quiet, key, slowFirst.url, ['meeting.started', 'meeting.transcribed']);
+    const id = await startMeeting(quiet, key);
+    await storeTranscript(quiet, key, id);
+    // Both are due at once; the dispatcher sends the second only after the first was answered.
+    await dispatch(quiet);
+    const [first, second] = receiver.at(slowFirst.path);
+    expect([first, second].map((r) => about(r!))).toEqual([
+      `${id.slice(0, 8)} meeting.started`,
+      `${id.slice(0, 8)} meeting.transcribed`,
+    ]);
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('a failed first attempt lets the next event go: retries then interleave with later events', async () => {
+    const { key } = await quiet.createAccount({ form: 'B' });
+    const failsOnce = receiver.path('order-retry', (n) => (n === 1 ? { status: 500 } : {}));
+    const endpoint = await createEndpoint(quiet, key, failsOnce.url, [
+      'meeting.started',
+      'meeting.transcribed',
+    ]);
+    const id = await startMeeting(quiet, key);
+    await storeTranscript(quiet, key, id);
+    await dispatch(quiet);
+    expect(receiver.at(failsOnce.path).map((r) => [about(r), r.status])).toEqual([
+      [`${id.slice(0, 8)} meeting.started`, 500],
+      [`${id.slice(0, 8)} meeting.transcribed`, 200],
+    ]);
+    // The started event's retry comes after the later event.
+    await makeDue(quiet, eq(deliveries.endpointId, endpoint.id));
+    await dispatch(quiet);
+    expect(receiver.at(failsOnce.path).map((r) => [about(r), r.status])[2]).toEqual([
+      `${id.slice(0, 8)} meeting.started`,
+      200,
+    ]);
+  });
+
+  it('another meeting, or another endpoint, does not wait', async () => {
+    const { key } = await quiet.createAccount({ form: 'B' });
+    const slow = receiver.path('order-other-slow', (n) => (n === 1 ? { delayMs: 1000 } : {}));
+    const other = receiver.path('order-other-endpoint');
+    await createEndpoint(quiet, key, slow.url, ['meeting.started', 'meeting.transcribed']);
+    await createEndpoint(quiet, key, other.url, ['meeting.transcribed']);
+    const held = await startMeeting(quiet, key);
+    await storeTranscript(quiet, key, held);
+    const free = await startMeeting(quiet, key);
+    await dispatch(quiet);
+    const got = receiver.at(slow.path);
+    expect(got.map(about)).toEqual([
+      `${held.slice(0, 8)} meeting.started`,
+      `${free.slice(0, 8)} meeting.started`,
+      `${held.slice(0, 8)} meeting.transcribed`,
+    ]);
+    const answeredAt = got[0]!.at + 1000;
+    // The other meeting's event went while the slow attempt was still in flight, and so did the
+    // same event to the other endpoint.
+    expect(got[1]!.at).toBeLessThan(answeredAt);
+    expect(receiver.at(other.path).map(about)).toEqual([`${held.slice(0, 8)} meeting.transcribed`]);
+    expect(receiver.at(other.path)[0]!.at).toBeLessThan(answeredAt);
+    expect(got[2]!.at).toBeGreaterThanOrEqual(answeredAt);
+  });
+});
+
 describe('deleting an endpoint', () => {
   it('deleting an endpoint with a pending retry cancels it: no further attempts, its deliveries are gone', async () => {
     const { key } = await quiet.createAccount({ form: 'A' });
