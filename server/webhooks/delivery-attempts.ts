@@ -33,6 +33,8 @@ export interface WebhookDeps {
 export interface ClaimedDelivery {
   id: string;
   event: string;
+  /** The event's own id, sent as X-Service-Event-Id on every delivery of it. */
+  eventId: string;
   payload: string;
   attemptsMade: number;
   endpointId: string;
@@ -115,6 +117,7 @@ export async function claimDeliveries(
   return rows.map((r) => ({
     id: r.id as string,
     event: r.event as string,
+    eventId: r.event_id as string,
     payload: r.payload as string,
     attemptsMade: Number(r.attempts_made),
     endpointId: r.endpoint_id as string,
@@ -190,6 +193,7 @@ export async function sendAttempt(
   const headers = deliveryHeaders({
     secrets: signingSecrets(deps.secrets, delivery, now),
     event: delivery.event,
+    eventId: delivery.eventId,
     deliveryId: delivery.id,
     body: delivery.payload,
     now,

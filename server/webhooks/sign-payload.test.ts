@@ -48,11 +48,13 @@ const BODY = serializeEnvelope(
   ),
 );
 const DELIVERY_ID = '5d6c1f0e-3b8a-4c2e-9f71-0a4b6e2d9c13';
+const EVENT_ID = '0b9e2f4a-7c1d-4e8b-a2f3-6d5c4b3a2e1f';
 
 function deliver(secrets: readonly string[], opts: { body?: string; deliveryId?: string; now?: Date } = {}) {
   return deliveryHeaders({
     secrets,
     event: 'meeting.completed',
+    eventId: EVENT_ID,
     deliveryId: opts.deliveryId ?? DELIVERY_ID,
     body: opts.body ?? BODY,
     now: opts.now ?? new Date(),
@@ -86,6 +88,7 @@ describe('the headers of a delivery', () => {
         'X-Service-Signature': `t=${t},v1=${signPayload(newer, t, BODY)},v1=${signPayload(older, t, BODY)}`,
         'X-Service-Timestamp': String(t),
         'X-Service-Delivery': DELIVERY_ID,
+        'X-Service-Event-Id': EVENT_ID,
         'webhook-id': DELIVERY_ID,
         'webhook-timestamp': String(t),
         'webhook-signature': `v1,${signStandardWebhook(newer, DELIVERY_ID, t, BODY)} v1,${signStandardWebhook(older, DELIVERY_ID, t, BODY)}`,

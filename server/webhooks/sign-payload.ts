@@ -37,10 +37,13 @@ export function signStandardWebhook(secret: string, id: string, timestamp: numbe
  * matching `v1=`; Standard Webhooks' any matching `v1,` entry). Beside ours, the Standard Webhooks
  * headers: `webhook-id` is the delivery id, which the Standard Webhooks signature covers (the
  * Stripe-style X-Service-Signature does not), so it is the key to deduplicate on.
+ * `X-Service-Event-Id` is the event's own id: the same on every delivery of the event, to every
+ * endpoint, and on a resent or recovered delivery, whose delivery id is new.
  */
 export function deliveryHeaders(input: {
   secrets: readonly string[];
   event: string;
+  eventId: string;
   deliveryId: string;
   body: string;
   now: Date;
@@ -56,6 +59,7 @@ export function deliveryHeaders(input: {
     'X-Service-Signature': `t=${t},${v1}`,
     'X-Service-Timestamp': String(t),
     'X-Service-Delivery': input.deliveryId,
+    'X-Service-Event-Id': input.eventId,
     'webhook-id': input.deliveryId,
     'webhook-timestamp': String(t),
     'webhook-signature': standard,

@@ -345,6 +345,11 @@ describe('signing and headers', () => {
       expect(r!.headers['user-agent']).toEqual(expect.stringMatching(/\S/));
       const [row] = await deliveryRows(app, endpoint.id);
       expect(r!.headers['x-service-delivery']).toBe(row!.id);
+      // The event's own id: one event, so the same on both endpoints' deliveries.
+      expect(r!.headers['x-service-event-id']).toBe(row!.eventId);
+      expect(r!.headers['x-service-event-id']).toBe(
+        receiver.at(other === endpointB ? b.path : a.path)[0]!.headers['x-service-event-id'],
+      );
 
       const verified = stripe.webhooks.constructEvent(r!.body, sig, endpoint.secret);
       expect(verified).toEqual(JSON.parse(r!.body));
@@ -374,6 +379,11 @@ describe('retries', () => {
     expect(row).toMatchObject({ status: 'succeeded', attemptsMade: 3 });
     expect(new Set(got.map((r) => r.body)).size).toBe(1);
     expect(got.map((r) => r.headers['x-service-delivery'])).toEqual([row!.id, row!.id, row!.id]);
+    expect(got.map((r) => r.headers['x-service-event-id'])).toEqual([
+      row!.eventId,
+      row!.eventId,
+      row!.eventId,
+    ]);
     const ts = got.map((r) => parseSignature(r.headers['x-service-signature']).t);
     for (const [i, r] of got.entries()) {
       expect(parseSignature(r.headers['x-service-signature']).v1).toBe(hmac(endpoint.secret, ts[i]!, r.body));

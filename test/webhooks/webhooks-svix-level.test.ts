@@ -150,6 +150,13 @@ describe('a delivery has a state', () => {
       await dispatch();
     }
     expect((await o.ui.webhooks.delivery({ deliveryId: resent.deliveryId })).attemptLog).toHaveLength(4);
+    // A resend is a new delivery of the same event: a new delivery id, the same event id.
+    const sent = (id: string) =>
+      receiver.at(target.path).filter((r) => r.headers['x-service-delivery'] === id);
+    const eventIds = new Set(
+      [...sent(probe.deliveryId), ...sent(resent.deliveryId)].map((r) => r.headers['x-service-event-id']),
+    );
+    expect([...eventIds]).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/)]);
     expect((await o.ui.webhooks.get({ id: endpoint.id })).active).toBe(true);
     // The real event's fourth failure still deactivates.
     for (let i = 0; i < 3; i++) {
