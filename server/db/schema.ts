@@ -181,7 +181,11 @@ export const events = pgTable(
     data: jsonb('data').notNull(),
     createdAt: ms('created_at').notNull(),
   },
-  (t) => [index('events_meeting_idx').on(t.meetingId)],
+  (t) => [
+    index('events_meeting_idx').on(t.meetingId),
+    // Events past their retention are deleted oldest first.
+    index('events_created_idx').on(t.createdAt),
+  ],
 );
 
 /** Fixed-window request counters shared by every instance (docs/rules.md#rate-limits). */

@@ -3,6 +3,7 @@ import { log } from '../log';
 import type { Services } from '../services';
 import { dispatchDueDeliveries } from '../webhooks/dispatch-batch';
 import { type AttemptOutcome, deliveryFallsDueWithin } from '../webhooks/delivery-attempts';
+import { pruneOldEventsHourly } from '../webhooks/prune-events';
 import { sealLegacySecrets } from '../webhooks/seal-secrets';
 import {
   type ClaimedJob,
@@ -142,6 +143,7 @@ export async function runDueWork(
 
   const deliveriesSide = async () => {
     await sealLegacySecretsOnce(db, services);
+    await pruneOldEventsHourly(db);
     while (going()) {
       const jobsWereOver = jobsOver;
       const ticks = jobTicks;
