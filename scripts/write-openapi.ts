@@ -1,5 +1,6 @@
 // npm run lint:openapi: writes each form's OpenAPI document to a directory (default: a temporary
-// one) and, with --lint, runs `redocly lint` on them (redocly.yaml: zero problems).
+// one) and, with --lint, runs `redocly lint` on them (redocly.yaml: zero problems), then Spectral
+// with its OpenAPI rules and the OWASP ruleset (.spectral.yaml: no problem of severity error).
 // The origin is a fixed example, so the files do not depend on where the service would run.
 //   tsx scripts/write-openapi.ts [--lint] [dir]
 import { spawnSync } from 'node:child_process';
@@ -23,19 +24,29 @@ const files = FORM_NAMES.map((form) => {
 });
 
 if (lint) {
-  const bin = join(process.cwd(), 'node_modules', '.bin', 'redocly');
-  const run = spawnSync(bin, ['lint', '--config', join(process.cwd(), 'redocly.yaml'), ...files], {
-    stdio: 'inherit',
-    // Nothing leaves the machine: no usage telemetry, no update check (redocly.yaml says so too).
-    env: {
-      ...process.env,
-      REDOCLY_TELEMETRY: 'off',
-      REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
-      REDOCLY_SUPPRESS_NOTIFICATIONS: 'true',
+  const bin = (name: string) => join(process.cwd(), 'node_modules', '.bin', name);
+  const redocly = spawnSync(
+    bin('redocly'),
+    ['lint', '--config', join(process.cwd(), 'redocly.yaml'), ...files],
+    {
+      stdio: 'inherit',
+      // Nothing leaves the machine: no usage telemetry, no update check (redocly.yaml says so too).
+      env: {
+        ...process.env,
+        REDOCLY_TELEMETRY: 'off',
+        REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+        REDOCLY_SUPPRESS_NOTIFICATIONS: 'true',
+      },
     },
-  });
+  );
+  // Spectral lints each file and exits non-zero on any error; warnings are shown, not failed.
+  const spectral = spawnSync(
+    bin('spectral'),
+    ['lint', '--ruleset', join(process.cwd(), '.spectral.yaml'), '--fail-severity', 'error', ...files],
+    { stdio: 'inherit' },
+  );
   if (!given) rmSync(dir, { recursive: true, force: true });
-  process.exit(run.status ?? 1);
+  process.exit(redocly.status === 0 ? (spectral.status ?? 1) : (redocly.status ?? 1));
 } else {
   for (const file of files) console.log(file);
 }

@@ -4,12 +4,17 @@ import { inTimestampRange } from '../db/storage-bounds';
 // An opaque keyset cursor: base64url of "<created_at ms>:<id>", the sort key of the last item on a
 // page. Form A's note cursor and the delivery log's.
 
+/** The cursors decodeCursor reads (it writes at most 70 characters); longer ones are malformed. */
+export const CURSOR_MAX_LENGTH = 200;
+export const CURSOR_PATTERN = `^[A-Za-z0-9_-]{1,${CURSOR_MAX_LENGTH}}$`;
+const CURSOR_SHAPE = new RegExp(CURSOR_PATTERN);
+
 export function encodeCursor(position: { createdAt: Date; id: string }): string {
   return Buffer.from(`${position.createdAt.getTime()}:${position.id}`, 'utf8').toString('base64url');
 }
 
 export function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) return null;
+  if (!CURSOR_SHAPE.test(cursor)) return null;
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const match = /^(\d{1,15}):(.+)$/.exec(text);
   const [, ms, id] = match ?? [];

@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { inTimestampRange, TIMESTAMP_RANGE_TEXT } from '../db/storage-bounds';
+import {
+  API_TIMESTAMP_LENGTH,
+  API_TIMESTAMP_PATTERN,
+  INT32_MAX,
+  MAX_QUERY_VALUE_LENGTH,
+  UUID_LENGTH,
+} from '../openapi-bounds';
 
 // Building blocks for the forms' input schemas. How an issue maps to a status lives in
 // zod-issues.ts: malformed values (wrong type, bad format) are 400, well-formed but
@@ -19,8 +26,9 @@ const DECIMAL_INTEGER = /^-?[0-9]+$/;
  * A query-string integer. Only decimal digits are an integer: `1e1`, `+5`, ` 5`, `5.0`, `0x10`
  * and an empty value are malformed (400), as are a repeated parameter and a non-integer; a
  * well-formed value outside `min`..`max` is a 422 (Form B 400). The document says `type: integer`
- * with the bounds and the default. A preprocess is a pipe, which trpc-to-openapi
- * does not coerce, so the raw string reaches it.
+ * with the bounds and the default, and the digits-only rule as a `pattern` on the value's text
+ * (so `100.0` is refused by the document as by the service). A preprocess is a pipe, which
+ * trpc-to-openapi does not coerce, so the raw string reaches it.
  */
 export const integerParam = (name: string, min: number, max: number, fallback: number, description: string) =>
   z
@@ -41,7 +49,12 @@ export const integerParam = (name: string, min: number, max: number, fallback: n
         .int({ error: `${name} must be an integer` })
         .min(min, { error: `${name} must be between ${min} and ${max}` })
         .max(max, { error: `${name} must be between ${min} and ${max}` })
-        .meta({ description, default: fallback }),
+        .meta({
+          description,
+          default: fallback,
+          format: Math.max(Math.abs(min), Math.abs(max)) <= INT32_MAX ? 'int32' : 'int64',
+          pattern: DECIMAL_INTEGER.source,
+        }),
     )
     .meta({ description })
     .optional();
@@ -67,15 +80,24 @@ export const isoDateTime = (name: string) =>
 
 /** A timestamp the API writes (toISOString: UTC, milliseconds), as `format: date-time`. */
 export const apiTimestamp = (what: string) =>
-  z.iso.datetime().meta({ description: `${what}: ISO 8601, UTC, millisecond precision.` });
+  z.iso.datetime().meta({
+    description: `${what}: ISO 8601, UTC, millisecond precision.`,
+    minLength: API_TIMESTAMP_LENGTH,
+    maxLength: API_TIMESTAMP_LENGTH,
+    pattern: API_TIMESTAMP_PATTERN,
+  });
 
+/**
+ * A date-time query parameter. The service allows any number of fractional digits, so its only
+ * length bound is the request's (MAX_QUERY_VALUE_LENGTH).
+ */
 export const dateTimeParam = (name: string, description: string) =>
-  isoDateTime(name).meta({ description }).optional();
+  isoDateTime(name).meta({ description, maxLength: MAX_QUERY_VALUE_LENGTH }).optional();
 
 /** A UUID in a path; any 8-4-4-4-12 hex string is well-formed, the rest is a 400. */
 export const uuidPathParam = z
   .guid({ error: 'id must be a UUID' })
-  .meta({ description: 'The UUID of the resource.' });
+  .meta({ description: 'The UUID of the resource.', minLength: UUID_LENGTH, maxLength: UUID_LENGTH });
 
 /** Marks a custom issue as malformed input (400) rather than the 422 a refinement defaults to. */
 export const MALFORMED = { status: 400 } as const;

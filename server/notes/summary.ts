@@ -1,33 +1,36 @@
 import { z } from 'zod';
+import { MAX_ANSWER_ARRAY_ITEMS, MAX_ANSWER_STRING_LENGTH } from '../openapi-bounds';
+
+// What a language model writes has no length the service checks, so the documented bounds are
+// the answer's own (openapi-bounds.ts); they are meta only and change no validation.
+const text = (description: string) => z.string().meta({ description, maxLength: MAX_ANSWER_STRING_LENGTH });
+const nullableText = (description: string) =>
+  z.string().meta({ maxLength: MAX_ANSWER_STRING_LENGTH }).nullable().meta({ description });
+const items = { maxItems: MAX_ANSWER_ARRAY_ITEMS };
 
 // The Summary object. Used to validate what the recorder or a language model supplies, and to
 // document Form B's summary object.
 export const SummarySchema = z
   .object({
-    context: z.string().nullable().meta({ description: 'What the meeting was about; null when unknown.' }),
-    decisions: z.array(z.string()).meta({ description: 'Decisions taken, one sentence each.' }),
+    context: nullableText('What the meeting was about; null when unknown.'),
+    decisions: z
+      .array(text('A decision taken, in one sentence.'))
+      .meta({ description: 'Decisions taken, one sentence each.', ...items }),
     action_items: z
       .array(
         z.object({
-          task: z.string().meta({ description: 'What is to be done.' }),
-          owner: z.string().nullable().meta({ description: 'Who is to do it; null when nobody was named.' }),
-          deadline: z
-            .string()
-            .nullable()
-            .meta({ description: 'When it is due, as said; null when not said.' }),
+          task: text('What is to be done.'),
+          owner: nullableText('Who is to do it; null when nobody was named.'),
+          deadline: nullableText('When it is due, as said; null when not said.'),
         }),
       )
-      .meta({ description: 'Tasks agreed in the meeting.' }),
-    participants: z.array(z.string()).meta({ description: 'Who took part, by name.' }),
-    next_step: z.string().nullable().meta({ description: 'The agreed next step; null when none.' }),
-    budget_mentioned: z
-      .string()
-      .nullable()
-      .meta({ description: 'A budget figure mentioned in the meeting; null when none.' }),
-    sentiment: z
-      .string()
-      .nullable()
-      .meta({ description: 'The overall mood of the meeting; null when unknown.' }),
+      .meta({ description: 'Tasks agreed in the meeting.', ...items }),
+    participants: z
+      .array(text('A participant, by name.'))
+      .meta({ description: 'Who took part, by name.', ...items }),
+    next_step: nullableText('The agreed next step; null when none.'),
+    budget_mentioned: nullableText('A budget figure mentioned in the meeting; null when none.'),
+    sentiment: nullableText('The overall mood of the meeting; null when unknown.'),
   })
   .meta({ id: 'Summary', description: 'AI summary of a meeting.' });
 

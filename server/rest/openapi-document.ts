@@ -13,6 +13,7 @@ import { INPUT_DEFAULT } from '../http/params';
 import { FORMS } from './forms';
 import { FORM_PROFILES } from './form-profiles';
 import { SAMPLE_ERRORS } from './openapi-samples';
+import { INT32_MAX, MAX_RETRY_AFTER_SECONDS, MAX_UNIX_SECONDS, UUID_LENGTH } from '../openapi-bounds';
 
 // The OpenAPI 3.1 object types trpc-to-openapi's generator writes (openapi3-ts/oas31).
 type PathItemObject = NonNullable<OpenAPIObject['paths']>[string];
@@ -109,37 +110,79 @@ const COUNTED: Record<ErrorCode, 'always' | 'never' | 'sometimes'> = {
 const RATE_LIMIT_SOMETIMES =
   ' Absent when the request was refused before it was counted (a malformed path, an X-API-Form naming no form, a database out of reach).';
 
-const intHeader = (description: string, required: boolean): HeaderObject => ({
-  description,
-  required,
-  schema: { type: 'integer' },
-});
+const intHeader = (
+  description: string,
+  required: boolean,
+  bounds: { format: 'int32' | 'int64'; minimum: number; maximum: number },
+): HeaderObject => ({ description, required, schema: { type: 'integer', ...bounds } });
 const REQUEST_ID_HEADER: HeaderObject = {
-  description: "Identifies the request in the service's logs.",
+  description: "Identifies the request in the service's logs: a UUID.",
   required: true,
-  schema: { type: 'string' },
+  schema: { type: 'string', format: 'uuid', minLength: UUID_LENGTH, maxLength: UUID_LENGTH },
 };
 const CACHE_CONTROL_HEADER: HeaderObject = {
   description: 'Always no-store: answers are per key and per moment.',
   required: true,
   schema: { type: 'string', enum: ['no-store'] },
 };
-const RETRY_AFTER_HEADER = intHeader('Seconds to wait before retrying (at least 1).', true);
+// A day's window is the longest, so a retry is never more than a day away; a 503 says 5.
+const RETRY_AFTER_HEADER = intHeader('Seconds to wait before retrying (at least 1).', true, {
+  format: 'int32',
+  minimum: 1,
+  maximum: MAX_RETRY_AFTER_SECONDS,
+});
+
+/**
+ * A header the service never sends on an answer, named so that its absence is documented: the
+ * schema admits no value, so a client (and the contract tests) can rely on it being absent.
+ */
+const absentHeader = (description: string): HeaderObject => ({
+  description,
+  required: false,
+  schema: { not: {} },
+});
+
+// The API answers no CORS: it sends no Access-Control-* header and answers an OPTIONS preflight
+// 404 (docs/rules.md#errors), so a browser page of another origin cannot read its answers. Each
+// answer states this, as the OWASP ruleset asks every answer to define its CORS origin.
+const CORS_TEXT =
+  'Never sent: the API answers no cross-origin (CORS) requests from browsers; an OPTIONS preflight is a 404. Call it from a server.';
 
 /** The headers of an answer; X-RateLimit-* on answers counted `counted` (docs/rules.md#rate-limits). */
 function responseHeaders(counted: 'always' | 'never' | 'sometimes', retryAfter = false): HeadersObject {
-  const headers: HeadersObject = { 'X-Request-Id': REQUEST_ID_HEADER, 'Cache-Control': CACHE_CONTROL_HEADER };
-  if (counted !== 'never') {
+  const headers: HeadersObject = {
+    'X-Request-Id': REQUEST_ID_HEADER,
+    'Cache-Control': CACHE_CONTROL_HEADER,
+    'Access-Control-Allow-Origin': absentHeader(CORS_TEXT),
+  };
+  if (counted === 'never') {
+    // An answer given before the request was counted (a 401): no window to describe.
+    const never = 'Never sent on this answer: the request was not counted against any rate-limit window.';
+    headers['X-RateLimit-Limit'] = absentHeader(never);
+    headers['X-RateLimit-Remaining'] = absentHeader(never);
+    headers['X-RateLimit-Reset'] = absentHeader(never);
+  } else {
     const required = counted === 'always';
     const when = required ? '' : RATE_LIMIT_SOMETIMES;
+    // The daily limit is an integer column (at least 1); the key's minute allows 100.
     headers['X-RateLimit-Limit'] = intHeader(
       `Requests allowed in the window: Form A the account's UTC day, Form B the key's minute; on a 429, the window that refused the request.${when}`,
       required,
+      { format: 'int32', minimum: 1, maximum: INT32_MAX },
     );
-    headers['X-RateLimit-Remaining'] = intHeader(`Requests left in that window.${when}`, required);
+    headers['X-RateLimit-Remaining'] = intHeader(`Requests left in that window.${when}`, required, {
+      format: 'int32',
+      minimum: 0,
+      maximum: INT32_MAX,
+    });
     headers['X-RateLimit-Reset'] = intHeader(
       `Unix time (seconds) at which that window resets.${when}`,
       required,
+      {
+        format: 'int64',
+        minimum: 0,
+        maximum: MAX_UNIX_SECONDS,
+      },
     );
   }
   if (retryAfter) headers['Retry-After'] = RETRY_AFTER_HEADER;
@@ -322,7 +365,11 @@ const RATE_LIMITS_TEXT =
   'Rate limits: every account has a daily limit by plan (free 100, pro 10,000, enterprise its own figure) per UTC day, ' +
   'counted across both forms and all of its keys; Form B requests are also limited to 100 per minute per key. ' +
   'A request refused by either limit is a 429 whose X-RateLimit-* and Retry-After headers describe the limit that refused it. ' +
-  'An account has at most 20 active API keys. Request bodies are limited to 64 KiB (413).';
+  'An account has at most 20 active API keys. Request bodies are limited to 64 KiB (413). ' +
+  'The API answers no cross-origin (CORS) requests from browsers: it sends no Access-Control-* header, and an OPTIONS preflight is a 404.';
+
+/** Who answers for the API; each served document adds the URL of its API reference. */
+const CONTACT = { name: 'Meeting Notes API' };
 
 // One document per form, without its server: the origin is the request's (patched in per answer),
 // so no Host header a client sends can grow this cache.
@@ -338,9 +385,17 @@ export function openApiDocumentFor(form: FormName, origin?: string): OpenAPIObje
       baseUrl: V1_PREFIX,
       examples: FORMS[form].openApiExamples(),
     });
+    doc.info = { ...doc.info, contact: CONTACT };
     cache.set(form, doc);
   }
-  return origin ? { ...doc, servers: [{ url: `${origin}${V1_PREFIX}` }] } : doc;
+  if (!origin) return doc;
+  return {
+    ...doc,
+    // The API reference at the same origin is where a caller finds who answers for the API.
+    info: { ...doc.info, contact: { ...CONTACT, url: `${origin}/docs` } },
+    // x-internal: false says the server is meant for the account's own clients, outside the service.
+    servers: [{ url: `${origin}${V1_PREFIX}`, 'x-internal': false }],
+  };
 }
 
 /** Where the OpenAPI documents find the public origin of the service. */

@@ -12,10 +12,11 @@ import { readJsonBody } from '../http/read-json-body';
 import { errorHeaders, noSuchEndpoint, toAppError } from '../http/to-app-error';
 import { type RestContext, restContext } from '../http/openapi-trpc';
 import { annotateSpan, nameRequestRoute } from '../telemetry/tracing';
+import { V1_MAX_BODY_BYTES } from '../openapi-bounds';
 
 // The largest /v1 body is a webhook registration (a URL of at most 2048 characters): see
-// docs/rules.md#limits-on-input.
-export const V1_MAX_BODY_BYTES = 64 * 1024;
+// docs/rules.md#limits-on-input. The cap lives with the documents' bounds, which use it too.
+export { V1_MAX_BODY_BYTES };
 
 export type V1HandlerDeps = ApiHandlerDeps;
 

@@ -26,6 +26,12 @@ export function newAjv(): Ajv2020 {
   ajv.addFormat('uuid', UUID);
   ajv.addFormat('date-time', (s: string) => DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)));
   ajv.addFormat('uri', (s: string) => URL.canParse(s));
+  // OpenAPI's integer formats: a signed 32- or 64-bit integer.
+  ajv.addFormat('int32', {
+    type: 'number',
+    validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
+  });
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
   // OpenAPI 3.1's own annotations on schemas.
   for (const keyword of ['example', 'xml', 'externalDocs', 'discriminator']) ajv.addKeyword(keyword);
   return ajv;
@@ -144,6 +150,11 @@ export function createContractValidator(opts: {
         continue;
       }
       const schema = header.schema as Json;
+      // A header named only to say it is never sent here (a schema no value matches).
+      if (JSON.stringify(schema) === '{"not":{}}') {
+        problems.push(`header ${name} is not documented here: the document says it is never sent`);
+        continue;
+      }
       const key = `header ${JSON.stringify(schema)}`;
       let check = contract.compiled.get(key);
       if (!check) {

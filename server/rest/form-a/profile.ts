@@ -1,6 +1,7 @@
 import { ERROR_CODES, type ErrorCode } from '../../errors';
 import type { FormProfile, JsonSchema } from '../form-profiles';
 import { FORM_A_STATUS, presentErrorA } from './errors';
+import { MAX_ANSWER_STRING_LENGTH } from '../../openapi-bounds';
 
 // Form A's errors: {"error":{"code","message"}}, the code one of these.
 const errorSchemaA = (codes: readonly ErrorCode[]): JsonSchema => ({
@@ -19,7 +20,12 @@ const errorSchemaA = (codes: readonly ErrorCode[]): JsonSchema => ({
           enum: [...codes],
           description: 'Machine-readable; one code per kind of error.',
         },
-        message: { type: 'string', description: 'Human-readable: what went wrong and how to fix it.' },
+        // A message may quote the request (a path, a URL, a field name): no bound of its own.
+        message: {
+          type: 'string',
+          description: 'Human-readable: what went wrong and how to fix it.',
+          maxLength: MAX_ANSWER_STRING_LENGTH,
+        },
       },
     },
   },

@@ -12,24 +12,62 @@ import {
 } from '../../http/params';
 import type { SearchQuery } from '../procedures/search';
 import { EndpointActive, EndpointEvents, EndpointId, EndpointUrl } from '../webhook-params';
-import { decodeCursor } from '../../http/opaque-cursor';
+import { CURSOR_MAX_LENGTH, CURSOR_PATTERN, decodeCursor } from '../../http/opaque-cursor';
+import {
+  INT32_MAX,
+  LANGUAGE_MAX_LENGTH,
+  LANGUAGE_MIN_LENGTH,
+  MAX_ANSWER_ARRAY_ITEMS,
+  MAX_ANSWER_STRING_LENGTH,
+  MAX_TRANSCRIPT_SEGMENTS,
+  RECORDER_TEXT_MAX_LENGTH,
+  TITLE_MAX_LENGTH,
+  MAX_WEBHOOK_ENDPOINTS,
+  UUID_LENGTH,
+} from '../../openapi-bounds';
+import { SNIPPET_MAX_CHARS } from '../../search/make-snippet';
 
 // Form A's wire shapes (docs/rules.md#fields-in-each-form, docs/rules.md#paging-through-notes).
 
+/** The largest page of notes and of search hits (docs/rules.md#limits-on-input). */
+const NOTES_LIMIT_MAX = 100;
+const SEARCH_LIMIT_MAX = 50;
+
 export const SegmentA = z
   .object({
-    sequence: z.number().int().meta({ description: 'Position in the transcript, from 1.' }),
-    speaker: z.string().meta({ description: 'Who spoke, as the recorder named them.' }),
-    content: z.string().meta({ description: 'What was said.' }),
-    start_time: z.number().meta({ description: 'Seconds from the start of the recording.' }),
+    sequence: z.number().int().meta({
+      description: 'Position in the transcript, from 1.',
+      format: 'int32',
+      minimum: 1,
+      maximum: MAX_TRANSCRIPT_SEGMENTS,
+    }),
+    // Written only by the recorder, whose checks set no length: its body cap is the bound.
+    speaker: z.string().meta({
+      description: 'Who spoke, as the recorder named them.',
+      maxLength: RECORDER_TEXT_MAX_LENGTH,
+    }),
+    content: z.string().meta({ description: 'What was said.', maxLength: RECORDER_TEXT_MAX_LENGTH }),
+    start_time: z.number().meta({
+      description: 'Seconds from the start of the recording.',
+      minimum: 0,
+      maximum: INT32_MAX,
+    }),
   })
   .meta({ id: 'TranscriptSegment', description: 'One segment of a transcript; sequence is 1-indexed.' });
 
 const noteFields = {
-  id: z.string().uuid().meta({ description: 'The UUID of the note.' }),
-  title: z.string().meta({ description: 'Empty string when the meeting has no title.' }),
+  id: z.string().uuid().meta({ description: 'The UUID of the note.', maxLength: UUID_LENGTH }),
+  title: z.string().meta({
+    description: 'Empty string when the meeting has no title.',
+    maxLength: TITLE_MAX_LENGTH,
+  }),
   platform: z.enum(PLATFORMS).meta({ description: 'Where the meeting was recorded.' }),
-  duration_seconds: z.number().int().meta({ description: 'Length of the meeting in whole seconds.' }),
+  duration_seconds: z.number().int().meta({
+    description: 'Length of the meeting in whole seconds.',
+    format: 'int32',
+    minimum: 0,
+    maximum: INT32_MAX,
+  }),
   created_at: apiTimestamp('When the note was created'),
   ended_at: apiTimestamp('When the meeting ended'),
 };
@@ -37,47 +75,74 @@ const noteFields = {
 export const NoteListItemA = z
   .object({
     ...noteFields,
-    transcript: z.array(SegmentA).meta({ description: 'The segments in order of sequence.' }),
+    transcript: z
+      .array(SegmentA)
+      .meta({ description: 'The segments in order of sequence.', maxItems: MAX_TRANSCRIPT_SEGMENTS }),
   })
   .meta({ id: 'NoteListItem', description: 'A note as it appears in a list.' });
 
 export const NoteA = z
   .object({
     ...noteFields,
-    language: z.string().meta({ description: 'Language of the transcript, e.g. "en".' }),
-    transcript: z.array(SegmentA).meta({ description: 'The segments in order of sequence.' }),
-    summary: z.string().nullable().meta({ description: 'Plain-text summary; null until one exists.' }),
+    language: z.string().meta({
+      description: 'Language of the transcript, e.g. "en".',
+      minLength: LANGUAGE_MIN_LENGTH,
+      maxLength: LANGUAGE_MAX_LENGTH,
+    }),
+    transcript: z
+      .array(SegmentA)
+      .meta({ description: 'The segments in order of sequence.', maxItems: MAX_TRANSCRIPT_SEGMENTS }),
+    // The recorder's text or one rendered from a model's summary: no bound of the service's own.
+    summary: z.string().nullable().meta({
+      description: 'Plain-text summary; null until one exists.',
+      maxLength: MAX_ANSWER_STRING_LENGTH,
+    }),
     action_items: z
       .array(
         z
           .object({
-            text: z.string().meta({ description: 'What is to be done.' }),
-            assignee: z
+            text: z
               .string()
-              .nullable()
-              .meta({ description: 'Who is to do it; null when nobody was named.' }),
+              .meta({ description: 'What is to be done.', maxLength: MAX_ANSWER_STRING_LENGTH }),
+            assignee: z.string().nullable().meta({
+              description: 'Who is to do it; null when nobody was named.',
+              maxLength: MAX_ANSWER_STRING_LENGTH,
+            }),
           })
           .meta({ id: 'ActionItem', description: 'A task agreed in the meeting.' }),
       )
-      .meta({ description: 'Tasks from the summary; empty until a summary exists.' }),
+      .meta({
+        description: 'Tasks from the summary; empty until a summary exists.',
+        maxItems: MAX_ANSWER_ARRAY_ITEMS,
+      }),
   })
   .meta({ id: 'Note', description: 'A single note with language, summary and action items.' });
 
 export const NoteListA = z
   .object({
-    data: z.array(NoteListItemA).meta({ description: 'The page of notes, newest first.' }),
-    next_cursor: z
-      .string()
-      .nullable()
-      .meta({ description: 'Opaque; pass as cursor for the next page. Null on the last page.' }),
+    data: z
+      .array(NoteListItemA)
+      .meta({ description: 'The page of notes, newest first.', maxItems: NOTES_LIMIT_MAX }),
+    next_cursor: z.string().nullable().meta({
+      description: 'Opaque; pass as cursor for the next page. Null on the last page.',
+      maxLength: CURSOR_MAX_LENGTH,
+      pattern: CURSOR_PATTERN,
+    }),
     has_more: z.boolean().meta({ description: 'Whether a next page exists.' }),
   })
   .meta({ id: 'NoteList', description: 'A page of notes.' });
 
 export const listNotesInputA = z
   .object({
-    limit: limitParam(100, 20),
-    cursor: z.string().meta({ description: 'The opaque next_cursor of the previous page.' }).optional(),
+    limit: limitParam(NOTES_LIMIT_MAX, 20),
+    cursor: z
+      .string()
+      .meta({
+        description: 'The opaque next_cursor of the previous page.',
+        maxLength: CURSOR_MAX_LENGTH,
+        pattern: CURSOR_PATTERN,
+      })
+      .optional(),
     platform: enumParam(PLATFORMS, 'platform')
       .meta({ description: 'Only notes recorded on this platform.' })
       .optional(),
@@ -103,20 +168,31 @@ export const listNotesInputA = z
 
 export const SearchHitA = z
   .object({
-    note_id: z.string().uuid().meta({ description: 'The UUID of the note that matched.' }),
-    title: z.string().meta({ description: 'Empty string when the meeting has no title.' }),
+    note_id: z
+      .string()
+      .uuid()
+      .meta({ description: 'The UUID of the note that matched.', maxLength: UUID_LENGTH }),
+    title: z.string().meta({
+      description: 'Empty string when the meeting has no title.',
+      maxLength: TITLE_MAX_LENGTH,
+    }),
     snippet: z.string().meta({
-      description: 'At most 300 characters of the matching passage, around its best-matching part.',
+      description: `At most ${SNIPPET_MAX_CHARS} characters of the matching passage, around its best-matching part.`,
+      maxLength: SNIPPET_MAX_CHARS,
     }),
     score: z.number().meta({ description: 'Cosine similarity of the embeddings; higher ranks first.' }),
-    start_time: z
-      .number()
-      .meta({ description: 'Seconds from the start of the recording to the segment that matched.' }),
+    start_time: z.number().meta({
+      description: 'Seconds from the start of the recording to the segment that matched.',
+      minimum: 0,
+      maximum: INT32_MAX,
+    }),
   })
   .meta({ id: 'SearchHit', description: 'A transcript passage that matches the query.' });
 
 export const SearchResultsA = z
-  .object({ data: z.array(SearchHitA).meta({ description: 'The best matches first.' }) })
+  .object({
+    data: z.array(SearchHitA).meta({ description: 'The best matches first.', maxItems: SEARCH_LIMIT_MAX }),
+  })
   .meta({ id: 'SearchResults', description: 'Passages ranked by similarity to the query.' });
 
 export const searchNotesInputA = z
@@ -129,7 +205,7 @@ export const searchNotesInputA = z
         maxLength: 256,
         pattern: '\\S',
       }),
-    limit: limitParam(50, 10),
+    limit: limitParam(SEARCH_LIMIT_MAX, 10),
   })
   .transform((input): SearchQuery => ({ q: input.q, limit: input.limit ?? 10 }));
 
@@ -138,7 +214,12 @@ export const CreatedEndpointA = z
     id: EndpointId,
     url: EndpointUrl,
     events: EndpointEvents,
-    secret: z.string().meta({ description: 'whsec_… signing secret: shown in this response only.' }),
+    secret: z.string().meta({
+      description: 'whsec_… signing secret: shown in this response only.',
+      minLength: 50,
+      maxLength: 50,
+      pattern: '^whsec_[A-Za-z0-9+/]{43}=$',
+    }),
     created_at: apiTimestamp('When the endpoint was registered'),
     active: EndpointActive,
   })
@@ -149,5 +230,9 @@ export const EndpointA = CreatedEndpointA.omit({ secret: true }).meta({
   description: 'A registered webhook endpoint.',
 });
 export const EndpointListA = z
-  .object({ data: z.array(EndpointA).meta({ description: 'The endpoints, newest first.' }) })
+  .object({
+    data: z
+      .array(EndpointA)
+      .meta({ description: 'The endpoints, newest first.', maxItems: MAX_WEBHOOK_ENDPOINTS }),
+  })
   .meta({ id: 'WebhookEndpointList', description: 'Every webhook endpoint of the account.' });

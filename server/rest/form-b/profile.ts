@@ -1,11 +1,15 @@
 import type { FormProfile } from '../form-profiles';
 import { FORM_B_STATUS, presentErrorB } from './errors';
+import { MAX_ANSWER_STRING_LENGTH } from '../../openapi-bounds';
 
 const ERROR_SCHEMA_B = {
   type: 'object',
   required: ['error'],
   additionalProperties: false,
-  properties: { error: { type: 'string', description: 'What went wrong.' } },
+  // A message may quote the request (a path, a URL, a field name): no bound of its own.
+  properties: {
+    error: { type: 'string', description: 'What went wrong.', maxLength: MAX_ANSWER_STRING_LENGTH },
+  },
 };
 
 export const profileB: FormProfile = {

@@ -15,49 +15,95 @@ import {
 import type { SearchQuery } from '../procedures/search';
 import { EndpointActive, EndpointEvents, EndpointId, EndpointUrl } from '../webhook-params';
 import { WEBHOOK_EVENTS } from '../../domain';
-import { decodeCursor } from '../../http/opaque-cursor';
+import { CURSOR_MAX_LENGTH, CURSOR_PATTERN, decodeCursor } from '../../http/opaque-cursor';
 import { uuidPathParam } from '../../http/params';
+import {
+  API_TIMESTAMP_LENGTH,
+  API_TIMESTAMP_PATTERN,
+  INT32_MAX,
+  MAX_ANSWER_STRING_LENGTH,
+  MAX_QUERY_VALUE_LENGTH,
+  MAX_TRANSCRIPT_SEGMENTS,
+  MAX_WEBHOOK_ENDPOINTS,
+  RECORDER_TEXT_MAX_LENGTH,
+  TITLE_MAX_LENGTH,
+  UUID_LENGTH,
+} from '../../openapi-bounds';
 
 // Form B's wire shapes (docs/rules.md#fields-in-each-form, docs/rules.md#paging-through-notes).
+
+/** The largest page of notes, of search results and of the delivery log (docs/rules.md#limits-on-input). */
+const NOTES_LIMIT_MAX = 100;
+const SEARCH_LIMIT_MAX = 20;
+const DELIVERIES_LIMIT_MAX = 100;
 
 export const PLATFORMS_B = ['meet', 'zoom', 'teams', 'phone'] as const;
 
 export const SegmentB = z
   .object({
-    sequence: z.number().int().meta({ description: 'Position in the transcript, from 1.' }),
-    speaker: z.string().meta({ description: 'Who spoke, as the recorder named them.' }),
-    content: z.string().meta({ description: 'What was said.' }),
-    start_time: z.number().meta({ description: 'Seconds from the start of the recording.' }),
-    end_time: z
-      .number()
-      .nullable()
-      .meta({ description: 'Seconds from the start of the recording to the end; null when unknown.' }),
+    sequence: z.number().int().meta({
+      description: 'Position in the transcript, from 1.',
+      format: 'int32',
+      minimum: 1,
+      maximum: MAX_TRANSCRIPT_SEGMENTS,
+    }),
+    // Written only by the recorder, whose checks set no length: its body cap is the bound.
+    speaker: z.string().meta({
+      description: 'Who spoke, as the recorder named them.',
+      maxLength: RECORDER_TEXT_MAX_LENGTH,
+    }),
+    content: z.string().meta({ description: 'What was said.', maxLength: RECORDER_TEXT_MAX_LENGTH }),
+    start_time: z.number().meta({
+      description: 'Seconds from the start of the recording.',
+      minimum: 0,
+      maximum: INT32_MAX,
+    }),
+    end_time: z.number().nullable().meta({
+      description: 'Seconds from the start of the recording to the end; null when unknown.',
+      minimum: 0,
+      maximum: INT32_MAX,
+    }),
   })
   .meta({ id: 'TranscriptSegment', description: 'One segment of a transcript; sequence is 1-indexed.' });
 
 export const NoteB = z
   .object({
-    id: z.string().uuid().meta({ description: 'The UUID of the note.' }),
-    title: z.string().nullable().meta({ description: 'Null when the meeting has no title.' }),
+    id: z.string().uuid().meta({ description: 'The UUID of the note.', maxLength: UUID_LENGTH }),
+    title: z
+      .string()
+      .nullable()
+      .meta({ description: 'Null when the meeting has no title.', maxLength: TITLE_MAX_LENGTH }),
     platform: z
       .enum(PLATFORMS_B)
       .meta({ description: 'Recordings from a microphone are reported as phone.' }),
-    duration_seconds: z.number().int().meta({ description: 'Length of the meeting in whole seconds.' }),
+    duration_seconds: z.number().int().meta({
+      description: 'Length of the meeting in whole seconds.',
+      format: 'int32',
+      minimum: 0,
+      maximum: INT32_MAX,
+    }),
     started_at: apiTimestamp('When the meeting started'),
     ended_at: apiTimestamp('When the meeting ended'),
     status: z.literal('ready').meta({ description: 'Always ready: only finished notes are listed.' }),
-    transcript: z.array(SegmentB).meta({ description: 'The segments in order of sequence.' }),
+    transcript: z
+      .array(SegmentB)
+      .meta({ description: 'The segments in order of sequence.', maxItems: MAX_TRANSCRIPT_SEGMENTS }),
     summary: SummarySchema.nullable().meta({ description: 'Null until the AI summary has been generated.' }),
   })
   .meta({ id: 'Note', description: 'A note with its transcript and AI summary.' });
 
 export const NoteListB = z
   .object({
-    data: z.array(NoteB).meta({ description: 'The page of notes, newest first.' }),
-    next_cursor: z.iso.datetime().nullable().meta({
-      description:
-        'The created_at of the last note on the page (a date-time); pass as cursor. Null on the last page.',
-    }),
+    data: z.array(NoteB).meta({ description: 'The page of notes, newest first.', maxItems: NOTES_LIMIT_MAX }),
+    // A created_at the service wrote: toISOString, always the same length.
+    next_cursor: z.iso
+      .datetime()
+      .meta({ maxLength: API_TIMESTAMP_LENGTH, pattern: API_TIMESTAMP_PATTERN })
+      .nullable()
+      .meta({
+        description:
+          'The created_at of the last note on the page (a date-time); pass as cursor. Null on the last page.',
+      }),
     has_more: z.boolean().meta({ description: 'Whether a next page exists.' }),
   })
   .meta({ id: 'NoteList', description: 'A page of notes.' });
@@ -72,12 +118,14 @@ const PLATFORM_FILTER_B: Record<(typeof PLATFORMS_B)[number], Platform[]> = {
 
 export const listNotesInputB = z
   .object({
-    limit: limitParam(100, 20),
+    limit: limitParam(NOTES_LIMIT_MAX, 20),
     cursor: z
       .string()
       .meta({
         description: 'The next_cursor of the previous page: an ISO 8601 date-time with Z or an offset.',
         format: 'date-time',
+        // Any number of fractional digits is read: the request's length is the only bound.
+        maxLength: MAX_QUERY_VALUE_LENGTH,
       })
       .optional(),
     platform: enumParam(PLATFORMS_B, 'platform')
@@ -111,7 +159,11 @@ export const listNotesInputB = z
   });
 
 export const SearchResultsB = z
-  .object({ data: z.array(NoteB).meta({ description: 'Notes ranked by how well their summary matches.' }) })
+  .object({
+    data: z
+      .array(NoteB)
+      .meta({ description: 'Notes ranked by how well their summary matches.', maxItems: SEARCH_LIMIT_MAX }),
+  })
   .meta({ id: 'SearchResults', description: 'Notes whose summaries best match the query.' });
 
 export const searchNotesInputB = z
@@ -119,9 +171,11 @@ export const searchNotesInputB = z
     q: requiredText('q').meta({
       description: 'A natural-language query, matched against meeting summaries; not blank.',
       minLength: 1,
+      // Form B sets no length of its own: the request's length is the only bound.
+      maxLength: MAX_QUERY_VALUE_LENGTH,
       pattern: '\\S',
     }),
-    limit: limitParam(20, 5),
+    limit: limitParam(SEARCH_LIMIT_MAX, 5),
   })
   .transform((input): SearchQuery => ({ q: input.q, limit: input.limit ?? 5 }));
 
@@ -132,7 +186,12 @@ export const CreatedEndpointB = z
     events: EndpointEvents,
     active: EndpointActive,
     created_at: apiTimestamp('When the endpoint was registered'),
-    secret: z.string().meta({ description: '64 hexadecimal characters: shown in this response only.' }),
+    secret: z.string().meta({
+      description: '64 hexadecimal characters: shown in this response only.',
+      minLength: 64,
+      maxLength: 64,
+      pattern: '^[0-9a-f]{64}$',
+    }),
   })
   .meta({ id: 'CreatedWebhookEndpoint', description: 'A new endpoint, with its signing secret.' });
 
@@ -141,7 +200,11 @@ export const EndpointB = CreatedEndpointB.omit({ secret: true }).meta({
   description: 'A registered webhook endpoint.',
 });
 export const EndpointListB = z
-  .object({ data: z.array(EndpointB).meta({ description: 'The endpoints, newest first.' }) })
+  .object({
+    data: z
+      .array(EndpointB)
+      .meta({ description: 'The endpoints, newest first.', maxItems: MAX_WEBHOOK_ENDPOINTS }),
+  })
   .meta({ id: 'WebhookEndpointList', description: 'Every webhook endpoint of the account.' });
 export const DeletedEndpointB = z
   .object({ success: z.literal(true).meta({ description: 'Always true: the endpoint is gone.' }) })
@@ -152,7 +215,10 @@ const DeliveryPayloadB = z
   .looseObject({
     event: z.enum(WEBHOOK_EVENTS).meta({ description: 'The event delivered.' }),
     created_at: apiTimestamp('When the event happened'),
-    data: z.record(z.string(), z.unknown()).meta({ description: 'The meeting the event is about.' }),
+    // The envelope's data keys (server/webhooks/envelope.ts); duration_seconds is the longest.
+    data: z
+      .record(z.string().meta({ maxLength: 'duration_seconds'.length }), z.unknown())
+      .meta({ description: 'The meeting the event is about.' }),
   })
   .meta({
     id: 'WebhookPayload',
@@ -162,24 +228,37 @@ const DeliveryPayloadB = z
 // One item of the delivery log (docs/rules.md#delivery-records).
 export const DeliveryAttemptB = z
   .object({
-    id: z.string().uuid().meta({ description: 'The UUID of the attempt.' }),
-    delivery_id: z
-      .string()
-      .uuid()
-      .meta({ description: 'Stable across the retries of one delivery (X-Service-Delivery).' }),
+    id: z.string().uuid().meta({ description: 'The UUID of the attempt.', maxLength: UUID_LENGTH }),
+    delivery_id: z.string().uuid().meta({
+      description: 'Stable across the retries of one delivery (X-Service-Delivery).',
+      maxLength: UUID_LENGTH,
+    }),
     event: z.enum(WEBHOOK_EVENTS).meta({ description: 'The event delivered.' }),
-    attempt: z.number().int().meta({ description: 'Which attempt of the delivery, from 1.' }),
+    // Stored in integer columns; an HTTP status has three digits.
+    attempt: z.number().int().meta({
+      description: 'Which attempt of the delivery, from 1.',
+      format: 'int32',
+      minimum: 1,
+      maximum: INT32_MAX,
+    }),
     status_code: z
       .number()
       .int()
+      .meta({ format: 'int32', minimum: 0, maximum: 999 })
       .nullable()
       .meta({ description: "The endpoint's HTTP status; null when no answer arrived." }),
     success: z.boolean().meta({ description: 'Whether the endpoint answered 2xx.' }),
-    error: z
-      .string()
-      .nullable()
-      .meta({ description: 'e.g. "timeout", "connection refused", "blocked: private address".' }),
-    duration_ms: z.number().int().meta({ description: 'How long the attempt took, in milliseconds.' }),
+    // May quote what the network layer said: no bound of the service's own.
+    error: z.string().nullable().meta({
+      description: 'e.g. "timeout", "connection refused", "blocked: private address".',
+      maxLength: MAX_ANSWER_STRING_LENGTH,
+    }),
+    duration_ms: z.number().int().meta({
+      description: 'How long the attempt took, in milliseconds.',
+      format: 'int32',
+      minimum: 0,
+      maximum: INT32_MAX,
+    }),
     payload: DeliveryPayloadB,
     created_at: apiTimestamp('When the attempt was made'),
   })
@@ -187,11 +266,14 @@ export const DeliveryAttemptB = z
 
 export const DeliveryPageB = z
   .object({
-    data: z.array(DeliveryAttemptB).meta({ description: 'The page of attempts, newest first.' }),
-    next_cursor: z
-      .string()
-      .nullable()
-      .meta({ description: 'Opaque; pass as cursor for the next page. Null on the last page.' }),
+    data: z
+      .array(DeliveryAttemptB)
+      .meta({ description: 'The page of attempts, newest first.', maxItems: DELIVERIES_LIMIT_MAX }),
+    next_cursor: z.string().nullable().meta({
+      description: 'Opaque; pass as cursor for the next page. Null on the last page.',
+      maxLength: CURSOR_MAX_LENGTH,
+      pattern: CURSOR_PATTERN,
+    }),
     has_more: z.boolean().meta({ description: 'Whether a next page exists.' }),
   })
   .meta({ id: 'DeliveryAttemptList', description: 'A page of delivery attempts.' });
@@ -199,8 +281,15 @@ export const DeliveryPageB = z
 export const listDeliveriesInputB = z
   .object({
     id: uuidPathParam,
-    limit: limitParam(100, 25),
-    cursor: z.string().meta({ description: 'The next_cursor of the previous page.' }).optional(),
+    limit: limitParam(DELIVERIES_LIMIT_MAX, 25),
+    cursor: z
+      .string()
+      .meta({
+        description: 'The next_cursor of the previous page.',
+        maxLength: CURSOR_MAX_LENGTH,
+        pattern: CURSOR_PATTERN,
+      })
+      .optional(),
   })
   .transform((input, ctx) => {
     const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
