@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { recordNote } from '../test/support/recorder';
 import { DESKTOP, graveViolations, PHONE } from './axe';
 import { expect, test } from './fixtures';
-import { shot } from './screenshots';
+import { shot, shotOf } from './screenshots';
 import { demoLogin, readState, signInAsDemo } from './state';
 
 // No dead ends, accessibility and comfort in the settings app of a fresh `npm start`: toasts after
@@ -13,6 +13,37 @@ import { demoLogin, readState, signInAsDemo } from './state';
 // heading, and /docs inside the app's frame when signed in.
 
 const state = readState();
+
+/** What axe must also see: a control in its pressed or selected state, or the current page's link. */
+const PRESSED_OR_SELECTED = '[aria-pressed="true"], [aria-selected="true"], [aria-current="page"]';
+
+/** A state of a page the axe sweep checks besides the page as it loads, and how to reach it. */
+const STATES: Record<string, { label: string; enter(page: Page): Promise<void> }> = {
+  endpoint: {
+    label: 'with 7 days chosen on the chart',
+    async enter(page) {
+      await page.getByTestId('delivery-chart-week').click();
+      await expect(page.getByTestId('delivery-chart-week')).toHaveAttribute('aria-pressed', 'true');
+      await expect(page.getByTestId('delivery-chart-summary')).toContainText('the last 7 days');
+    },
+  },
+  '/docs': {
+    label: 'with Form B chosen',
+    async enter(page) {
+      await page.getByTestId('form-switch-B').click();
+      await expect(page.getByTestId('form-switch-B')).toHaveAttribute('aria-pressed', 'true');
+      await expect(page.getByTestId('api-reference')).toHaveAttribute('data-form', 'B');
+      await expect(page.getByTestId('api-reference')).toContainText('/notes', { timeout: 30_000 });
+    },
+  },
+  '/webhooks': {
+    label: 'with the add-endpoint dialog open',
+    async enter(page) {
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await expect(page.getByTestId('create-endpoint-form')).toBeVisible();
+    },
+  },
+};
 
 const toasts = (page: Page) => page.getByTestId('toasts');
 
@@ -68,6 +99,7 @@ test('a webhook endpoint: added, test event, deleted, each with a toast; Back af
 }, async ({ page }) => {
   await signInAsDemo(page, state);
   await page.goto('/webhooks');
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
   const url = `http://127.0.0.1:9/toast-${Date.now()}`;
   await page.getByLabel('Endpoint URL').fill(url);
   await page.getByTestId('create-endpoint-form').getByRole('button', { name: 'Create endpoint' }).click();
@@ -131,6 +163,7 @@ test('a service that cannot be reached gets a plain message and Try again, never
 
   // A form's call: creating an endpoint while the service cannot be reached, then again.
   await page.goto('/webhooks');
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
   const url = `http://127.0.0.1:9/offline-${Date.now()}`;
   const create = (u: URL) => u.pathname.startsWith('/api/trpc/') && u.pathname.includes('webhooks.create');
   await page.route(create, (route) => route.abort('internetdisconnected'));
@@ -237,8 +270,12 @@ test('/docs sits inside the app when signed in (its navigation and skip link), a
   tag: '@any-database',
 }, async ({ page }) => {
   await page.goto('/docs');
-  await expect(page.getByTestId('api-reference')).toBeVisible();
+  await expect(page.getByTestId('api-reference')).toContainText('/notes', { timeout: 30_000 });
   await expect(page.getByRole('navigation', { name: 'Settings' })).toHaveCount(0);
+  // One main landmark, the page's: Swagger UI's own <main> (its operations) is a named region.
+  await expect(page.getByRole('main')).toHaveCount(1);
+  await expect(page.getByRole('main')).toHaveAttribute('id', 'main');
+  await expect(page.getByRole('main').getByRole('region', { name: 'Operations' })).toHaveCount(1);
   await signInAsDemo(page, state);
   await page
     .getByRole('navigation', { name: 'Settings' })
@@ -248,6 +285,10 @@ test('/docs sits inside the app when signed in (its navigation and skip link), a
   const nav = page.getByRole('navigation', { name: 'Settings' });
   await expect(nav.getByRole('link', { name: 'API reference' })).toHaveAttribute('aria-current', 'page');
   await expect(page.getByTestId('api-reference')).toContainText('/notes', { timeout: 30_000 });
+  await expect(page.getByRole('main')).toHaveCount(1);
+  await page.getByTestId('form-switch-B').click();
+  await expect(page.getByTestId('api-reference')).toContainText('deliveries');
+  await expect(page.getByRole('main')).toHaveCount(1);
   await page.goto('/docs');
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
@@ -275,12 +316,17 @@ test('axe finds no serious or critical violation on any page, /docs included, in
   const notePath = new URL(page.url()).pathname;
 
   await page.goto('/webhooks');
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
   const url = `http://127.0.0.1:9/axe-${Date.now()}`;
   await page.getByLabel('Endpoint URL').fill(url);
   await page.getByTestId('create-endpoint-form').getByRole('button', { name: 'Create endpoint' }).click();
   await page.getByRole('link', { name: 'Open it to send a test event' }).click();
   await page.waitForURL(/\/webhooks\/[0-9a-f-]{36}$/);
   const endpointPath = new URL(page.url()).pathname;
+  // A test event (nothing listens on port 9, so its attempts fail) gives the endpoint attempts: its
+  // page then shows the health chart with its 24 hours / 7 days toggle.
+  await page.getByTestId('send-test-event').click();
+  await expect(page.getByTestId('delivery-chart-day')).toBeVisible({ timeout: 30_000 });
 
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
@@ -300,7 +346,20 @@ test('axe finds no serious or critical violation on any page, /docs included, in
       if (path === '/docs')
         await expect(page.getByTestId('api-reference')).toContainText('/notes', { timeout: 30_000 });
       await expect(page.locator('main').getByText(/^(Loading|Searching)/)).toHaveCount(0);
+      // One main landmark: the page's (axe's landmark-no-duplicate-main is only moderate).
+      await expect(page.getByRole('main'), `${scheme} ${path}`).toHaveCount(1);
       found.push(...(await graveViolations(page, `${scheme} ${path}`)));
+
+      // The states a click leaves behind: the other chart period, the other API form, the
+      // add-endpoint dialog. Each is swept with the pressed or selected control on screen.
+      const extra = STATES[path === endpointPath ? 'endpoint' : path];
+      if (extra) {
+        await extra.enter(page);
+        await expect(page.locator(PRESSED_OR_SELECTED).filter({ visible: true }).first()).toBeVisible();
+        found.push(...(await graveViolations(page, `${scheme} ${path} ${extra.label}`)));
+        if (path === endpointPath && scheme === 'dark')
+          await shotOf(page.getByTestId('delivery-chart').locator('..').locator('..'), 'webhook-chart-dark');
+      }
     }
     // The phone menu, open.
     await page.setViewportSize(PHONE);

@@ -1,4 +1,6 @@
 import type { Page } from '@playwright/test';
+import { DESKTOP, PHONE } from './axe';
+import { expectNotClipped } from './clipping';
 import { expect, test } from './fixtures';
 import { shot } from './screenshots';
 import { demoLogin, readState } from './state';
@@ -104,6 +106,7 @@ test('a webhook endpoint: test event in the log; a failing test never deactivate
     const demo = demoLogin(state);
     await signIn(page, demo.email, demo.password);
     await page.goto('/webhooks');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
     await page.getByLabel(/url/i).fill(hookUrl);
     await page
       .getByTestId('create-endpoint-form')
@@ -183,7 +186,13 @@ test('search notes, open the hit at its moment, delete the note', { tag: '@any-d
   await hit.getByRole('link').first().click();
   await page.waitForURL(`**/notes/${noteId}**`);
   await expect(page.getByTestId('note-summary')).toBeVisible();
+  // The note's id, the one the API and the webhook payloads name it by, with a button that copies it.
+  await expect(page.getByTestId('note-id')).toHaveText(noteId!);
   await shot(page, 'note');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('button', { name: 'Copy ID' }).click();
+  await expect(page.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(noteId);
 
   await page.getByTestId('delete-note').click();
   await page
@@ -213,4 +222,35 @@ test('the API reference renders both forms; pages fit a phone screen', {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(1);
   await shot(page, 'webhooks-phone');
+});
+
+test('the key form’s selects and the API reference’s form tabs are not cut off, at 1280 px and on a 390 px phone', {
+  tag: '@any-database',
+}, async ({ page }) => {
+  const demo = demoLogin(state);
+  await signIn(page, demo.email, demo.password);
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    const at = `at ${viewport.width} px`;
+
+    await page.goto('/keys');
+    const keyForm = page.getByTestId('create-key-form');
+    await expectNotClipped(
+      keyForm.getByLabel('Form', { exact: true }),
+      keyForm,
+      `the key's Form select ${at}`,
+    );
+    await expectNotClipped(keyForm.getByLabel('Expires'), keyForm, `the key's Expires select ${at}`);
+
+    await page.goto('/docs');
+    await expect(page.getByTestId('api-reference')).toContainText('/notes', { timeout: 30_000 });
+    const tabs = page.getByRole('group', { name: 'API form' });
+    for (const chosen of ['A', 'B'] as const) {
+      await page.getByTestId(`form-switch-${chosen}`).click();
+      await expect(page.getByTestId(`form-switch-${chosen}`)).toHaveAttribute('aria-pressed', 'true');
+      for (const form of ['A', 'B'] as const)
+        await expectNotClipped(page.getByTestId(`form-switch-${form}`), tabs, `the Form ${form} tab ${at}`);
+    }
+    if (viewport === PHONE) await shot(page, 'api-reference-phone', { fullPage: false });
+  }
 });

@@ -73,10 +73,23 @@ test('an endpoint owner’s journey: failure, retries, deactivation, re-enable, 
     await page.waitForURL('**/sign-in?callbackUrl=%2Fwebhooks');
     await signIn(page, (url) => url.pathname === '/webhooks');
 
+    // The list comes first, with "Add endpoint" as its action; the form is in a dialog it opens.
+    await expect(page.getByRole('heading', { level: 2, name: 'Endpoints' })).toBeVisible();
+    await expect(page.getByTestId('create-endpoint-form')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const addDialog = page.getByRole('dialog', { name: 'Add an endpoint' });
+    await expect(addDialog.getByTestId('create-endpoint-form')).toBeVisible();
+    // The URL hint tells what this server accepts: the e2e server allows private and http:// URLs.
+    await expect(addDialog.getByLabel('Endpoint URL')).toHaveAccessibleDescription(
+      /https:\/\/ or http:\/\/.*private networks and loopback/,
+    );
+    await expect(addDialog).not.toContainText('refused');
+
     // An endpoint with a description and two events; the secret is shown once.
     await page.getByLabel('Endpoint URL').fill(hookUrl);
     await page.getByLabel('Description (optional)').fill('CRM sync (staging)');
     await page.getByTestId('create-endpoint-form').getByLabel('summary.ready').click();
+    await shot(page, 'webhook-add-endpoint', { fullPage: false });
     await page.getByTestId('create-endpoint-form').getByRole('button', { name: 'Create endpoint' }).click();
     const firstSecret = (await page.getByTestId('shown-once-value').textContent())!.trim();
     expect(firstSecret).toMatch(/^whsec_/);
@@ -196,6 +209,7 @@ test('an endpoint owner’s journey: failure, retries, deactivation, re-enable, 
     const movedUrl = `${receiver.base}/hooks/v2`;
     await page.getByTestId('edit-endpoint').click();
     const editDialog = page.getByTestId('edit-endpoint-dialog');
+    await expect(page.getByTestId('edit-endpoint-url')).toHaveAccessibleDescription(/or http:\/\//);
     await expect(page.getByTestId('edit-endpoint-url')).toHaveValue(hookUrl);
     await page.getByTestId('edit-endpoint-url').fill(movedUrl);
     await page.getByTestId('edit-endpoint-description').fill('CRM sync (production)');
@@ -363,6 +377,7 @@ async function endpointWithDeliveries(page: Page): Promise<{ id: string; receive
   if (journeyEndpointId) return { id: journeyEndpointId };
   const receiver = await new Receiver().start();
   await page.goto('/webhooks');
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
   await page.getByLabel('Endpoint URL').fill(`${receiver.base}/phone`);
   await page.getByLabel('Description (optional)').fill('Checked on a phone');
   await page.getByTestId('create-endpoint-form').getByRole('button', { name: 'Create endpoint' }).click();
@@ -399,6 +414,15 @@ test.describe('on a phone', () => {
       await page.goto('/webhooks');
       await expect(page.getByTestId('endpoint-row').first()).toBeVisible();
       await expectFitsPhone(page, '/webhooks');
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const addDialog = page.getByTestId('add-endpoint-dialog');
+      await expect(addDialog.getByTestId('create-endpoint-form')).toBeVisible();
+      await expectFitsPhone(page, '/webhooks with the add-endpoint dialog open');
+      const addBox = (await addDialog.boundingBox())!;
+      expect(addBox.x).toBeGreaterThanOrEqual(0);
+      expect(addBox.x + addBox.width).toBeLessThanOrEqual(PHONE.width);
+      await page.keyboard.press('Escape');
+      await expect(addDialog).toHaveCount(0);
 
       await page.goto(`/webhooks/${id}`);
       await expect(rows(page).first()).toBeVisible();

@@ -113,8 +113,10 @@ export function ApiReference() {
   }, [loading]);
 
   // What Swagger UI leaves unnamed gets a name (its server picker is a <select>
-  // in an empty <label>; axe: select-name, critical). Its React only sets the attributes it owns,
-  // so one given here stays across its re-renders; new nodes are looked at as they come.
+  // in an empty <label>; axe: select-name, critical), and its own <main> elements (the operations,
+  // a JSON Schema) become named regions: the page's <main> is the one main landmark. Its React only
+  // sets the attributes it owns, so one given here stays across its re-renders; new nodes are
+  // looked at as they come.
   useEffect(() => {
     const root = container.current;
     if (!root) return;
@@ -124,6 +126,10 @@ export function ApiReference() {
         if (select.id === 'servers') select.setAttribute('aria-label', 'Server');
         else if (!select.labels?.length && !select.hasAttribute('aria-labelledby'))
           select.setAttribute('aria-label', 'Choose a value');
+      }
+      for (const main of root.querySelectorAll<HTMLElement>('main:not([role])')) {
+        main.setAttribute('role', 'region');
+        if (!main.hasAttribute('aria-label')) main.setAttribute('aria-label', 'Operations');
       }
     };
     name();

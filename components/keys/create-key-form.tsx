@@ -87,14 +87,19 @@ export function CreateKeyForm({ onCreated }: { onCreated(plaintext: string, name
             aria-describedby={hintId}
           >
             {formProfileList().map((profile) => (
+              // The label alone: a summary beside it was wider than the field and cut off. The
+              // summaries are in the hint below.
               <option key={profile.name} value={profile.name}>
-                {profile.name}: {profile.about.summary}
+                {profile.about.label}
               </option>
             ))}
           </SelectField>
           <p id={hintId} className="text-xs text-zinc-500">
-            The key’s default shape of responses, errors and limits. A request can pick the other one with the
-            X-API-Form header.
+            The key’s default shape of responses, errors and limits (
+            {formProfileList()
+              .map((profile) => `${profile.about.label}: ${profile.about.summary}`)
+              .join('; ')}
+            ). A request can pick the other one with the X-API-Form header.
           </p>
         </div>
         <div className="space-y-1">

@@ -8,6 +8,7 @@ import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { EmptyState, ErrorMessage, Loading, PageHeader } from '../ui/card';
 import { ConfirmDialog } from '../ui/confirm-dialog';
+import { CopyButton } from '../ui/copy-button';
 import { useToast } from '../ui/toast';
 import {
   formatDuration,
@@ -129,6 +130,16 @@ export function NoteDetail({ id }: { id: string }) {
         </Fact>
         <Fact label="Duration">{formatDuration(data.durationSeconds)}</Fact>
         <Fact label="Language">{formatLanguage(data.language)}</Fact>
+        {/* The id the API and the webhook payloads name the note by (GET /v1/notes/:id, data.id). */}
+        <div className="col-span-2 sm:col-span-4">
+          <dt className="text-xs font-medium text-zinc-500">Note ID</dt>
+          <dd className="mt-1 flex flex-wrap items-center gap-2">
+            <code data-testid="note-id" className="min-w-0 break-all font-mono text-xs text-zinc-900">
+              {data.id}
+            </code>
+            <CopyButton value={data.id} label="Copy ID" />
+          </dd>
+        </div>
       </dl>
 
       <div className="space-y-6">

@@ -219,7 +219,11 @@ function AttemptsChart({
               onClick={() => onPeriod(p)}
               className={`px-3 py-1.5 text-sm font-medium focus-visible:relative ${
                 i === 0 ? 'rounded-l-md border-r border-zinc-300' : 'rounded-r-md'
-              } ${period === p ? 'bg-zinc-900 text-white' : 'bg-white text-zinc-700 hover:bg-zinc-50'}`}
+              } ${
+                // zinc-50 on zinc-900, not white: dark mode turns both around (app/globals.css),
+                // where white text stays white and would sit on a near-white background.
+                period === p ? 'bg-zinc-900 text-zinc-50' : 'bg-white text-zinc-700 hover:bg-zinc-50'
+              }`}
             >
               {PERIODS[p].label}
             </button>

@@ -8,7 +8,7 @@ import { ErrorMessage } from '../ui/card';
 import { friendlyMessage, isRetryable } from '../ui/friendly-error';
 import { Modal, ModalClose } from '../ui/dialog';
 import { EndpointEventCheckboxes } from './endpoint-event-checkboxes';
-import { EndpointDescriptionField, EndpointUrlField } from './endpoint-fields';
+import { EndpointDescriptionField, EndpointUrlField, endpointUrlHint } from './endpoint-fields';
 import { endpointFormErrors, MAX_ENDPOINT_DESCRIPTION } from './endpoint-form';
 import type { WebhookEvent } from '@/server/domain';
 import type { Endpoint } from './webhook-shared';
@@ -18,7 +18,16 @@ import type { Endpoint } from './webhook-shared';
  * server checks a new URL as at registration and refuses one the account
  * has registered already; its message is shown under the field it is about.
  */
-export function EndpointEditDialog({ endpoint, onUpdated }: { endpoint: Endpoint; onUpdated(): void }) {
+export function EndpointEditDialog({
+  endpoint,
+  allowPrivateUrls,
+  onUpdated,
+}: {
+  endpoint: Endpoint;
+  /** The server allows http:// and private addresses (WEBHOOK_ALLOW_PRIVATE_URLS); the hint says so. */
+  allowPrivateUrls: boolean;
+  onUpdated(): void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
@@ -96,7 +105,7 @@ export function EndpointEditDialog({ endpoint, onUpdated }: { endpoint: Endpoint
             setUrl(value);
             clearError();
           }}
-          hint="https:// and reachable from the public internet, like a new endpoint's."
+          hint={endpointUrlHint(allowPrivateUrls)}
           error={errors.url}
         />
         <EndpointDescriptionField

@@ -22,7 +22,7 @@ import { EndpointStatusBadge, EventBadges, InlineCopyButton, shortId, type Endpo
 /** How often the endpoint, chart and log are re-read, so a test event shows up without a reload. */
 const REFRESH_MS = 3_000;
 
-export function EndpointPage({ id }: { id: string }) {
+export function EndpointPage({ id, allowPrivateUrls }: { id: string; allowPrivateUrls: boolean }) {
   const trpc = useTRPC();
   const [deleted, setDeleted] = useState(false);
   const endpoint = useQuery(
@@ -51,13 +51,25 @@ export function EndpointPage({ id }: { id: string }) {
           />
         )
       ) : (
-        <EndpointDetails endpoint={endpoint.data} onDeleted={() => setDeleted(true)} />
+        <EndpointDetails
+          endpoint={endpoint.data}
+          allowPrivateUrls={allowPrivateUrls}
+          onDeleted={() => setDeleted(true)}
+        />
       )}
     </div>
   );
 }
 
-function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDeleted(): void }) {
+function EndpointDetails({
+  endpoint,
+  allowPrivateUrls,
+  onDeleted,
+}: {
+  endpoint: Endpoint;
+  allowPrivateUrls: boolean;
+  onDeleted(): void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -150,7 +162,11 @@ function EndpointDetails({ endpoint, onDeleted }: { endpoint: Endpoint; onDelete
             ) : null}
           </div>
           <div className="flex flex-wrap gap-2">
-            <EndpointEditDialog endpoint={endpoint} onUpdated={() => announce('Endpoint updated')} />
+            <EndpointEditDialog
+              endpoint={endpoint}
+              allowPrivateUrls={allowPrivateUrls}
+              onUpdated={() => announce('Endpoint updated')}
+            />
             <EndpointRotateDialog endpoint={endpoint} onRotated={() => announce('Signing secret rotated')} />
           </div>
         </div>

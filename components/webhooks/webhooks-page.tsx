@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { useTRPC } from '../trpc';
 import { EmptyState, ErrorMessage, Loading, PageHeader } from '../ui/card';
 import { RelativeTime, useNow } from '../ui/relative-time';
-import { CreateEndpointForm } from './create-endpoint-form';
+import { AddEndpointDialog } from './add-endpoint-dialog';
 import {
   EndpointStatusBadge,
   EventBadges,
@@ -17,7 +17,8 @@ import {
 /** How much of a last error the list shows; the endpoint's page has all of it. */
 const ERROR_PREVIEW_CHARS = 60;
 
-export function WebhooksPage() {
+/** The endpoints first, with "Add endpoint" as the list's action (the form opens in a dialog). */
+export function WebhooksPage({ allowPrivateUrls }: { allowPrivateUrls: boolean }) {
   const trpc = useTRPC();
   // Refreshed now and then so status and last delivery follow the dispatcher without a reload.
   const list = useQuery(trpc.webhooks.list.queryOptions(undefined, { refetchInterval: 15_000 }));
@@ -28,9 +29,8 @@ export function WebhooksPage() {
       <PageHeader
         title="Webhooks"
         description="Meeting Notes POSTs a signed JSON payload to your endpoints when a meeting starts, when its transcript is ready and when its summary is ready."
+        actions={<AddEndpointDialog allowPrivateUrls={allowPrivateUrls} />}
       />
-
-      <CreateEndpointForm />
 
       <section aria-labelledby="endpoints-heading" className="space-y-3">
         <h2 id="endpoints-heading" className="text-base font-semibold">
@@ -45,7 +45,8 @@ export function WebhooksPage() {
             <p>
               A webhook endpoint is a URL on your server. For every event it subscribes to, Meeting Notes
               sends an HTTPS POST with the meeting as JSON, signed with the endpoint&apos;s secret, and
-              retries up to 3 times when it fails. Add one above to get transcripts and summaries pushed to
+              retries up to 3 times when it fails. Add one with{' '}
+              <strong className="font-medium">Add endpoint</strong> to get transcripts and summaries pushed to
               you instead of polling the API.
             </p>
           </EmptyState>
