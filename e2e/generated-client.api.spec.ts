@@ -282,7 +282,9 @@ test('openapi-typescript types from both served documents check a strict openapi
   // servers is absolute and names the origin the client used (the Host header, not the hostname
   // Next writes into request.url): the client needs no base URL of its own.
   for (const form of ['A', 'B'] as const) {
-    expect(workspace.docs[form].servers).toEqual([{ url: `${new URL(baseURL!).origin}/v1` }]);
+    expect(workspace.docs[form].servers).toEqual([
+      { url: `${new URL(baseURL!).origin}/v1`, 'x-internal': false },
+    ]);
   }
 });
 
