@@ -21,7 +21,9 @@ async function watchPage(page: Page) {
     if (msg.type() === 'error' && /Content Security Policy|CSP violation/i.test(msg.text()))
       problems.push(msg.text());
   });
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('pageerror', (err) =>
+    problems.push(`page error on ${new URL(page.url()).pathname}: ${err.message}`),
+  );
   return problems;
 }
 
