@@ -36,6 +36,20 @@ export const SummarySchema = z
 
 export type Summary = z.infer<typeof SummarySchema>;
 
+// Field by field in the schema's order: the stored JSON's order and any key it might carry
+// beyond the Summary's seven fields stay inside (responses are not re-parsed through the schema).
+export function presentSummary(s: Summary): z.input<typeof SummarySchema> {
+  return {
+    context: s.context,
+    decisions: s.decisions,
+    action_items: s.action_items.map((a) => ({ task: a.task, owner: a.owner, deadline: a.deadline })),
+    participants: s.participants,
+    next_step: s.next_step,
+    budget_mentioned: s.budget_mentioned,
+    sentiment: s.sentiment,
+  };
+}
+
 /** Form A's plain-text summary when the recorder supplied none. */
 export function renderSummaryText(summary: Summary): string {
   const parts: string[] = [];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { segmentFields } from '../segment-fields';
 import { PLATFORMS } from '../../domain';
 import type { ListNotesQuery } from '../../notes/list-notes';
 import {
@@ -20,7 +21,6 @@ import {
   MAX_ANSWER_ARRAY_ITEMS,
   MAX_ANSWER_STRING_LENGTH,
   MAX_TRANSCRIPT_SEGMENTS,
-  RECORDER_TEXT_MAX_LENGTH,
   TITLE_MAX_LENGTH,
   MAX_WEBHOOK_ENDPOINTS,
   UUID_LENGTH,
@@ -34,25 +34,7 @@ const NOTES_LIMIT_MAX = 100;
 const SEARCH_LIMIT_MAX = 50;
 
 export const SegmentA = z
-  .object({
-    sequence: z.number().int().meta({
-      description: 'Position in the transcript, from 1.',
-      format: 'int32',
-      minimum: 1,
-      maximum: MAX_TRANSCRIPT_SEGMENTS,
-    }),
-    // Written only by the recorder, whose checks set no length: its body cap is the bound.
-    speaker: z.string().meta({
-      description: 'Who spoke, as the recorder named them.',
-      maxLength: RECORDER_TEXT_MAX_LENGTH,
-    }),
-    content: z.string().meta({ description: 'What was said.', maxLength: RECORDER_TEXT_MAX_LENGTH }),
-    start_time: z.number().meta({
-      description: 'Seconds from the start of the recording.',
-      minimum: 0,
-      maximum: INT32_MAX,
-    }),
-  })
+  .object({ ...segmentFields })
   .meta({ id: 'TranscriptSegment', description: 'One segment of a transcript; sequence is 1-indexed.' });
 
 const noteFields = {

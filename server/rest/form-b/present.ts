@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { NotePage, NoteRecord } from '../../notes/note-record';
-import type { Summary, SummarySchema } from '../../notes/summary';
+import { presentSummary } from '../../notes/summary';
 import type { WebhookEndpoint } from '../../webhooks/endpoints';
 import type { DeliveryAttemptRecord } from '../../webhooks/list-delivery-attempts';
 import { encodeCursor } from '../../http/opaque-cursor';
@@ -32,20 +32,6 @@ export function presentNote(note: NoteRecord): z.input<typeof NoteB> {
       end_time: s.endTime,
     })),
     summary: note.summary && presentSummary(note.summary),
-  };
-}
-
-// Field by field in the schema's order: the stored JSON's order and any key it might carry
-// beyond the Summary's seven fields stay inside (responses are not re-parsed through the schema).
-function presentSummary(s: Summary): z.input<typeof SummarySchema> {
-  return {
-    context: s.context,
-    decisions: s.decisions,
-    action_items: s.action_items.map((a) => ({ task: a.task, owner: a.owner, deadline: a.deadline })),
-    participants: s.participants,
-    next_step: s.next_step,
-    budget_mentioned: s.budget_mentioned,
-    sentiment: s.sentiment,
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endTimeField, segmentFields } from '../segment-fields';
 import type { Platform } from '../../domain';
 import type { ListNotesQuery } from '../../notes/list-notes';
 import { SummarySchema } from '../../notes/summary';
@@ -25,7 +26,6 @@ import {
   MAX_QUERY_VALUE_LENGTH,
   MAX_TRANSCRIPT_SEGMENTS,
   MAX_WEBHOOK_ENDPOINTS,
-  RECORDER_TEXT_MAX_LENGTH,
   TITLE_MAX_LENGTH,
   UUID_LENGTH,
 } from '../../openapi-bounds';
@@ -40,30 +40,7 @@ const DELIVERIES_LIMIT_MAX = 100;
 export const PLATFORMS_B = ['meet', 'zoom', 'teams', 'phone'] as const;
 
 export const SegmentB = z
-  .object({
-    sequence: z.number().int().meta({
-      description: 'Position in the transcript, from 1.',
-      format: 'int32',
-      minimum: 1,
-      maximum: MAX_TRANSCRIPT_SEGMENTS,
-    }),
-    // Written only by the recorder, whose checks set no length: its body cap is the bound.
-    speaker: z.string().meta({
-      description: 'Who spoke, as the recorder named them.',
-      maxLength: RECORDER_TEXT_MAX_LENGTH,
-    }),
-    content: z.string().meta({ description: 'What was said.', maxLength: RECORDER_TEXT_MAX_LENGTH }),
-    start_time: z.number().meta({
-      description: 'Seconds from the start of the recording.',
-      minimum: 0,
-      maximum: INT32_MAX,
-    }),
-    end_time: z.number().nullable().meta({
-      description: 'Seconds from the start of the recording to the end; null when unknown.',
-      minimum: 0,
-      maximum: INT32_MAX,
-    }),
-  })
+  .object({ ...segmentFields, ...endTimeField })
   .meta({ id: 'TranscriptSegment', description: 'One segment of a transcript; sequence is 1-indexed.' });
 
 export const NoteB = z
