@@ -47,6 +47,13 @@ export async function run(baseUrl: string, key: string, noteId: string, receiver
   const search = await api.GET('/notes/search', { params: { query: { q: 'typed client', limit: 5 } } });
   const firstHit: number | undefined = search.data?.data[0]?.score;
 
+  // The meeting's events: the envelopes its webhooks carry, with each event's id.
+  const events = await api.GET('/events', { params: { query: { limit: 100, type: 'meeting.started' } } });
+  const started = events.data?.data.find((e) => e.data.id === noteId);
+  const event = started && (await api.GET('/events/{id}', { params: { path: { id: started.id } } }));
+  const eventName: 'meeting.started' | 'meeting.transcribed' | 'meeting.completed' | 'summary.ready' | undefined =
+    event?.data?.event;
+
   const created = await api.POST('/webhooks', { body: { url: receiverUrl, events: ['meeting.completed'] } });
   if (created.error) throw new Error(\`webhook refused: \${created.error.error.code}\`);
   const secret: string = created.data.secret;
@@ -72,6 +79,7 @@ export async function run(baseUrl: string, key: string, noteId: string, receiver
     pages,
     note: { status: status(got), data: got.data, language },
     search: { status: status(search), data: search.data, firstHit },
+    events: { status: status(events), started, event: event && { status: status(event), data: event.data }, eventName },
     webhook: { status: status(created), data: created.data, secret },
     webhooks: { status: status(listed), data: listed.data },
     webhookDeleted: { status: status(removedHook), data: removedHook.data },
@@ -92,6 +100,8 @@ export async function typeOnly(api: ReturnType<typeof createClient<paths>>) {
   await api.GET('/webhooks/{id}/deliveries', { params: { path: { id: 'x' } } });
   // @ts-expect-error limit is a number
   await api.GET('/notes', { params: { query: { limit: '5' } } });
+  // @ts-expect-error type is one of the event names
+  await api.GET('/events', { params: { query: { type: 'meeting.ended' } } });
   // @ts-expect-error the id is required
   await api.GET('/notes/{id}', {});
   const { error } = await api.GET('/notes');
@@ -128,6 +138,13 @@ export async function run(baseUrl: string, key: string, noteId: string, receiver
   const search = await api.GET('/notes/search', { params: { query: { q: 'typed client', limit: 5 } } });
   const firstHit: string | undefined = search.data?.data[0]?.id;
 
+  // The meeting's events: the envelopes its webhooks carry, with each event's id.
+  const events = await api.GET('/events', { params: { query: { limit: 100, type: 'meeting.started' } } });
+  const started = events.data?.data.find((e) => e.data.id === noteId);
+  const event = started && (await api.GET('/events/{id}', { params: { path: { id: started.id } } }));
+  const eventName: 'meeting.started' | 'meeting.transcribed' | 'meeting.completed' | 'summary.ready' | undefined =
+    event?.data?.event;
+
   const created = await api.POST('/webhooks', { body: { url: receiverUrl, events: ['meeting.completed'] } });
   if (created.error) throw new Error(\`webhook refused: \${JSON.stringify(created.error)}\`);
   const secret: string = created.data.secret;
@@ -152,6 +169,7 @@ export async function run(baseUrl: string, key: string, noteId: string, receiver
     pages,
     note: { status: status(got), data: got.data, startedAt },
     search: { status: status(search), data: search.data, firstHit },
+    events: { status: status(events), started, event: event && { status: status(event), data: event.data }, eventName },
     webhook: { status: status(created), data: created.data, secret },
     webhooks: { status: status(listed), data: listed.data },
     deliveries: { status: status(deliveries), data: deliveries.data },
@@ -316,6 +334,9 @@ test('the checked Form A client runs the documented flows and gets the documente
     data: { id: noteId, title: 'Typed client', platform: 'zoom' },
   });
   expect(r.note.language).toEqual(expect.any(String));
+  expect(r.events).toMatchObject({ status: 200, eventName: 'meeting.started' });
+  expect(r.events.started).toMatchObject({ event: 'meeting.started', data: { id: noteId, transcript: [] } });
+  expect(r.events.event).toEqual({ status: 200, data: r.events.started });
   expect(r.search.status).toBe(200);
   expect(Array.isArray(r.search.data.data)).toBe(true);
   expect(r.webhook).toMatchObject({
@@ -368,6 +389,12 @@ test('the checked Form B client (X-API-Form: B) runs the documented flows and ge
     });
     expect(r.search.status).toBe(200);
     expect(Array.isArray(r.search.data.data)).toBe(true);
+    expect(r.events).toMatchObject({ status: 200, eventName: 'meeting.started' });
+    expect(r.events.started).toMatchObject({
+      event: 'meeting.started',
+      data: { id: noteId, transcript: [] },
+    });
+    expect(r.events.event).toEqual({ status: 200, data: r.events.started });
     expect(r.webhook).toMatchObject({
       status: 201,
       data: { url: hookUrl, events: ['meeting.completed'], active: true },

@@ -183,6 +183,8 @@ export const events = pgTable(
   },
   (t) => [
     index('events_meeting_idx').on(t.meetingId),
+    // The Events API's pages: an account's events newest first, sought by (created_at, id).
+    index('events_account_created_idx').on(t.accountId, t.createdAt, t.id),
     // Events past their retention are deleted oldest first.
     index('events_created_idx').on(t.createdAt),
   ],

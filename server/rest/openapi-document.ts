@@ -32,6 +32,11 @@ const TAGS = [
     name: 'Webhooks',
     description: 'Webhook endpoints that receive meeting events, and (Form B) their delivery log.',
   },
+  {
+    name: 'Events',
+    description:
+      "The account's meeting events of the last 30 days, as its webhooks carry them: catch up after an outage.",
+  },
 ];
 
 /** INPUT_DEFAULT (params.ts) becomes the `default` it stands for, at any depth. */

@@ -1,4 +1,5 @@
 import { AppError, type ErrorCode } from '../errors';
+import type { EventPage, EventRecord } from '../events/list-events';
 import type { NotePage, NoteRecord } from '../notes/note-record';
 import type { PassageHit } from '../search/search-passages';
 import { buildEventData, serializeEnvelope } from '../webhooks/envelope';
@@ -96,6 +97,16 @@ export const SAMPLE_DELIVERY_ATTEMPT: DeliveryAttemptRecord = {
   responseBody: 'ok',
   createdAt: at('2026-01-29T14:31:06.000Z'),
 };
+
+export const SAMPLE_EVENT: EventRecord = {
+  id: '7d3e5f1a-2b4c-4d6e-8f0a-1b2c3d4e5f6a',
+  type: 'summary.ready',
+  data: buildEventData(SAMPLE_NOTE, SAMPLE_NOTE.transcript, SAMPLE_NOTE.summary),
+  createdAt: at('2026-01-29T14:31:09.480Z'),
+};
+
+/** A first page of events that has a next one, so its next_cursor shows. */
+export const SAMPLE_EVENT_PAGE: EventPage = { events: [SAMPLE_EVENT], hasMore: true };
 
 /** One error per code, with a message the server writes for it. */
 export const SAMPLE_ERRORS: Record<ErrorCode, AppError> = {

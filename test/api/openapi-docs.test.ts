@@ -57,17 +57,22 @@ describe.each(FORM_NAMES)('Form %s states its rules', (form) => {
   });
 
   it('tags are defined at the top level, with descriptions', () => {
-    const used = new Set(operations(d).flatMap(({ op }) => op.tags ?? []));
+    const webhooks = Object.values(d.webhooks).flatMap((item: any) => Object.values(item));
+    const used = new Set(
+      [...operations(d).map(({ op }) => op), ...webhooks].flatMap((op: any) => op.tags ?? []),
+    );
     expect(d.tags.map((t: any) => t.name).sort()).toEqual([...used].sort());
     for (const tag of d.tags) expect(tag.description).toMatch(/\S/);
   });
 
-  it('timestamps are date-time, ids uuid, webhook URLs uri', () => {
+  it('timestamps are date-time (a nullable one too), ids uuid, webhook URLs uri', () => {
     const all = Object.entries(d.components.schemas).flatMap(([name, s]) => properties(s, name));
     const named = (re: RegExp) => all.filter(({ at }) => re.test(at.split('.').at(-1) ?? ''));
     const stamps = named(/^(created_at|started_at|ended_at)$/);
     expect(stamps.length).toBeGreaterThanOrEqual(6);
-    for (const { at, prop } of stamps) expect(prop.format, at).toBe('date-time');
+    // A nullable value is anyOf [its schema, null].
+    const nonNull = (prop: any) => prop.anyOf?.find((s: any) => s.type !== 'null') ?? prop;
+    for (const { at, prop } of stamps) expect(nonNull(prop).format, at).toBe('date-time');
     for (const { at, prop } of named(/^(id|note_id|delivery_id)$/)) expect(prop.format, at).toBe('uuid');
     for (const { at, prop } of named(/^url$/)) expect(prop.format, at).toBe('uri');
   });

@@ -3,11 +3,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '../../server/accounts/accounts';
 import { ERROR_CODES } from '../../server/errors';
+import { WEBHOOK_EVENTS } from '../../server/domain';
 import { FORM_A_STATUS } from '../../server/rest/form-a/errors';
 import { FORM_B_STATUS } from '../../server/rest/form-b/errors';
 import { parseEnv } from '../../server/env';
 import { hasMalformedPathEncoding } from '../../server/http/malformed-path';
 import { createServices } from '../../server/services';
+import { PROTOTYPE_NAMES } from '../support/hostile-input';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // A property-based test over every /v1 route in both forms and the recorder API. Random methods,
@@ -80,18 +82,6 @@ afterAll(async () => {
   await app?.close();
 });
 
-const PROTO_NAMES = [
-  'constructor',
-  'toString',
-  'valueOf',
-  'hasOwnProperty',
-  '__proto__',
-  'isPrototypeOf',
-  'propertyIsEnumerable',
-  'toLocaleString',
-  '__defineSetter__',
-  '__lookupGetter__',
-];
 const KNOWN_NAMES = [
   'limit',
   'cursor',
@@ -102,6 +92,7 @@ const KNOWN_NAMES = [
   'id',
   'url',
   'events',
+  'type',
 ];
 const TEXT = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
@@ -170,7 +161,7 @@ const ID = fc.oneof(
   { arbitrary: fc.constantFrom('{note}', '{endpoint}', '{uuid}', '{meeting}', '{meeting}'), weight: 4 },
   {
     arbitrary: fc.constantFrom(
-      ...PROTO_NAMES,
+      ...PROTOTYPE_NAMES,
       '%FF',
       '%E0%A4%A',
       '%',
@@ -204,7 +195,7 @@ async function resolveId(id: string): Promise<string> {
 }
 const PARAM_NAME = fc.oneof(
   fc.constantFrom(...KNOWN_NAMES),
-  fc.constantFrom(...PROTO_NAMES),
+  fc.constantFrom(...PROTOTYPE_NAMES),
   fc.string({ maxLength: 8 }),
 );
 const QUERY = fc.array(fc.tuple(PARAM_NAME, fc.oneof(VALUE.map(String), DATE_TEXT)), { maxLength: 5 });
@@ -321,7 +312,7 @@ const BODIES = {
 const WILD_BODY = fc.oneof(
   fc.json({ maxDepth: 3 }),
   json(
-    fc.dictionary(fc.oneof(fc.constantFrom(...PROTO_NAMES), fc.string({ maxLength: 6 })), VALUE, {
+    fc.dictionary(fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES), fc.string({ maxLength: 6 })), VALUE, {
       maxKeys: 4,
     }),
   ),
@@ -348,6 +339,8 @@ const PATHS: { path: (id: string) => string; methods: string[]; body: BodyKind }
   { path: () => '/v1/webhooks', methods: ['GET', 'POST'], body: 'webhook' },
   { path: (id) => `/v1/webhooks/${id}`, methods: ['DELETE'], body: null },
   { path: (id) => `/v1/webhooks/${id}/deliveries`, methods: ['GET'], body: null },
+  { path: () => '/v1/events', methods: ['GET'], body: null },
+  { path: (id) => `/v1/events/${id}`, methods: ['GET'], body: null },
   { path: () => '/v1', methods: ['GET'], body: null },
   { path: (id) => `/v1/${id}`, methods: ['GET'], body: null },
   { path: (id) => `/v1/notes/${id}/extra`, methods: ['GET'], body: null },
@@ -364,6 +357,7 @@ const GOOD_QUERY = fc.oneof(
   fc.tuple(fc.constant('platform'), mostly(PLATFORM, TEXT)),
   fc.tuple(fc.constantFrom('created_after', 'created_before', 'cursor'), mostly(GOOD_DATE, DATE_TEXT)),
   fc.tuple(fc.constant('q'), mostly(GOOD_TEXT, TEXT)),
+  fc.tuple(fc.constant('type'), mostly(fc.constantFrom(...WEBHOOK_EVENTS), TEXT)),
 );
 
 const REQUEST = fc.integer({ min: 0, max: PATHS.length - 1 }).chain((path) => {

@@ -45,8 +45,11 @@ export const PROTOTYPE_NAMES = [
   'hasOwnProperty',
   '__proto__',
   'isPrototypeOf',
+  'propertyIsEnumerable',
   'toLocaleString',
   '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
   '__lookupSetter__',
   'prototype',
 ];

@@ -5,8 +5,17 @@ import type { SearchQuery } from '../procedures/search';
 import { deleteNoteProcedure, getNoteProcedure, listNotesProcedure } from '../procedures/notes';
 import type { RestForm } from '../forms';
 import { router } from '../../http/openapi-trpc';
+import { getEventProcedure, listEventsProcedure } from '../procedures/events';
+import { listEventsInput, presentEvent, presentEventList } from '../event-schemas';
 import { profileA } from './profile';
-import { SAMPLE_ENDPOINT, SAMPLE_NOTE, SAMPLE_NOTE_PAGE, SAMPLE_PASSAGE } from '../openapi-samples';
+import {
+  SAMPLE_EVENT,
+  SAMPLE_EVENT_PAGE,
+  SAMPLE_ENDPOINT,
+  SAMPLE_NOTE,
+  SAMPLE_NOTE_PAGE,
+  SAMPLE_PASSAGE,
+} from '../openapi-samples';
 import { searchPassages } from '../../search/search-passages';
 import { searchNotesProcedure } from '../procedures/search';
 import {
@@ -41,6 +50,9 @@ const notes = {
   presentNote,
 };
 
+// created_before is exclusive in Form A, as for notes.
+const events = { listEventsInput: listEventsInput(false) };
+
 // Form A searches transcript passages.
 const search = {
   searchNotesInput: searchNotesInputA,
@@ -71,6 +83,8 @@ export const formARouter = router({
   createEndpoint: createEndpointProcedure(webhooks),
   listEndpoints: listEndpointsProcedure(webhooks),
   deleteEndpoint: deleteEndpointProcedure(webhooks),
+  listEvents: listEventsProcedure(events),
+  getEvent: getEventProcedure(),
 });
 
 // Per account per UTC day, by plan (docs/rules.md#rate-limits).
@@ -82,6 +96,8 @@ const openApiExamples = () => ({
   'GET /notes/{id}': presentNote(SAMPLE_NOTE),
   'GET /notes/search': presentSearchResults([SAMPLE_PASSAGE]),
   'POST /webhooks': presentCreatedEndpoint({ ...SAMPLE_ENDPOINT, secret: profileA.newWebhookSecret() }),
+  'GET /events': presentEventList(SAMPLE_EVENT_PAGE),
+  'GET /events/{id}': presentEvent(SAMPLE_EVENT),
   'GET /webhooks': presentEndpointList([SAMPLE_ENDPOINT]),
 });
 

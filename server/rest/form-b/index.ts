@@ -5,8 +5,17 @@ import type { SearchQuery } from '../procedures/search';
 import { getNoteProcedure, listNotesProcedure } from '../procedures/notes';
 import type { RestForm } from '../forms';
 import { router } from '../../http/openapi-trpc';
+import { getEventProcedure, listEventsProcedure } from '../procedures/events';
+import { listEventsInput, presentEvent, presentEventList } from '../event-schemas';
 import { profileB } from './profile';
-import { SAMPLE_DELIVERY_ATTEMPT, SAMPLE_ENDPOINT, SAMPLE_NOTE, SAMPLE_NOTE_PAGE } from '../openapi-samples';
+import {
+  SAMPLE_EVENT,
+  SAMPLE_EVENT_PAGE,
+  SAMPLE_DELIVERY_ATTEMPT,
+  SAMPLE_ENDPOINT,
+  SAMPLE_NOTE,
+  SAMPLE_NOTE_PAGE,
+} from '../openapi-samples';
 import { searchSummaries } from '../../search/search-summaries';
 import { searchNotesProcedure } from '../procedures/search';
 import {
@@ -46,6 +55,9 @@ const notes = {
   presentNote,
 };
 
+// created_before is inclusive in Form B, as for notes.
+const events = { listEventsInput: listEventsInput(true) };
+
 // Form B matches the query against meeting summaries.
 const search = {
   searchNotesInput: searchNotesInputB,
@@ -81,6 +93,8 @@ export const formBRouter = router({
   createEndpoint: createEndpointProcedure(webhooks),
   listEndpoints: listEndpointsProcedure(webhooks),
   deleteEndpoint: deleteEndpointProcedure(webhooks),
+  listEvents: listEventsProcedure(events),
+  getEvent: getEventProcedure(),
   // The delivery log is Form B's; in Form A the route does not exist (a 404).
   listDeliveries: listDeliveriesProcedure(deliveries),
 });
@@ -99,6 +113,8 @@ const openApiExamples = () => ({
     form: 'B',
     secret: profileB.newWebhookSecret(),
   }),
+  'GET /events': presentEventList(SAMPLE_EVENT_PAGE),
+  'GET /events/{id}': presentEvent(SAMPLE_EVENT),
   'GET /webhooks': presentEndpointList([{ ...SAMPLE_ENDPOINT, form: 'B' }]),
   'DELETE /webhooks/{id}': presentDeletedEndpoint(),
   'GET /webhooks/{id}/deliveries': presentDeliveryPage({

@@ -1,0 +1,1 @@
+CREATE INDEX "events_account_created_idx" ON "events" USING btree ("account_id","created_at","id");
