@@ -13,6 +13,7 @@ import { INPUT_DEFAULT } from '../http/params';
 import { FORMS } from './forms';
 import { FORM_PROFILES } from './form-profiles';
 import { SAMPLE_ERRORS } from './openapi-samples';
+import { WEBHOOK_EVENTS_TAG, webhooksCatalog } from './webhooks-catalog';
 import { INT32_MAX, MAX_RETRY_AFTER_SECONDS, MAX_UNIX_SECONDS, UUID_LENGTH } from '../openapi-bounds';
 
 // The OpenAPI 3.1 object types trpc-to-openapi's generator writes (openapi3-ts/oas31).
@@ -391,6 +392,9 @@ export function openApiDocumentFor(form: FormName, origin?: string): OpenAPIObje
       examples: FORMS[form].openApiExamples(),
     });
     doc.info = { ...doc.info, contact: CONTACT };
+    // The event catalog: what endpoints receive, described with the Events API's EventData.
+    (doc as { webhooks?: unknown }).webhooks = webhooksCatalog();
+    doc.tags = [...(doc.tags ?? []), WEBHOOK_EVENTS_TAG];
     cache.set(form, doc);
   }
   if (!origin) return doc;
