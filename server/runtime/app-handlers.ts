@@ -11,6 +11,7 @@ import {
   openApiDocumentSettings,
 } from '../rest/openapi-document';
 import { createV1Handler } from '../rest/v1-handler';
+import { createAsyncApiDocumentHandler } from '../rest/asyncapi-document';
 import type { FetchHandler } from '../http/serve-node';
 import { createHealthHandler, createReadyHandler, HEALTH_PATH, READY_PATH } from '../health/health-handler';
 import type { WorkStop } from '../jobs/work-stop';
@@ -20,6 +21,8 @@ export interface AppHandlers {
   v1: FetchHandler;
   recorder: FetchHandler;
   openapi: FetchHandler;
+  /** The event catalog as AsyncAPI documents. */
+  asyncapi: FetchHandler;
   cron: FetchHandler;
   /** The settings app's tRPC procedures. */
   trpc: FetchHandler;
@@ -53,6 +56,7 @@ const ROUTES: Record<keyof AppHandlers, string> = {
   v1: '/v1/[[...path]]',
   recorder: '/api/recorder/[[...path]]',
   openapi: '/api/openapi.json',
+  asyncapi: '/api/asyncapi.json',
   cron: '/api/cron/dispatch',
   trpc: '/api/trpc/[trpc]',
   auth: '/api/auth/[...nextauth]',
@@ -66,6 +70,7 @@ export function createAppHandlers(deps: AppDeps): AppHandlers {
     v1: createV1Handler(deps),
     recorder: createRecorderHandler(deps),
     openapi: createOpenApiDocumentHandler(deps.openapi ?? openApiDocumentSettings()),
+    asyncapi: createAsyncApiDocumentHandler(),
     cron: createCronHandler({
       ...deps,
       cronSecret: deps.cron.secret,
@@ -96,6 +101,7 @@ export function routeFor(handlers: AppHandlers, pathname: string): FetchHandler 
   if (pathname === '/v1' || pathname.startsWith('/v1/')) return handlers.v1;
   if (pathname === RECORDER_PREFIX || pathname.startsWith(`${RECORDER_PREFIX}/`)) return handlers.recorder;
   if (pathname === '/api/openapi.json') return handlers.openapi;
+  if (pathname === '/api/asyncapi.json') return handlers.asyncapi;
   if (pathname === '/api/cron/dispatch') return handlers.cron;
   if (pathname === HEALTH_PATH) return handlers.health;
   if (pathname === READY_PATH) return handlers.ready;
