@@ -51,6 +51,32 @@ test('every page, Swagger UI included, runs under its CSP without a single viola
   expect(problems).toEqual([]);
 });
 
+test('the Account page hydrates without an error when its code arrives after the navigation has fetched the account it shows too', {
+  tag: '@any-database',
+}, async ({ page }) => {
+  await signIn(page);
+  const problems = await watchPage(page);
+  // The chunk with the Account page's component is held until the navigation's account query has
+  // been answered, as on a busy machine: the page then hydrates with that answer in the cache.
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname.includes('account.get'));
+  let held = 0;
+  await page.route('**/_next/static/chunks/*.js', async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    if (body.includes('Loading your account')) {
+      held++;
+      await answered;
+    }
+    await route.fulfill({ response, body });
+  });
+  await page.goto('/account');
+  await expect(page.getByTestId('email-status')).toBeVisible();
+  // One more round trip to the page, so that an error reported in the same commit has arrived.
+  await page.evaluate(() => new Promise(requestAnimationFrame));
+  expect(held).toBeGreaterThan(0);
+  expect(problems).toEqual([]);
+});
+
 test('another origin cannot frame the settings app (frame-ancestors, X-Frame-Options)', {
   tag: '@any-database',
 }, async ({ page, baseURL }) => {

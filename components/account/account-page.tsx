@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { useTRPC } from '../trpc';
+import { useHydrated } from '../ui/use-hydrated';
 import { Badge, Card, ErrorMessage, Loading, PageHeader } from '../ui/card';
 import Link from 'next/link';
 import { EarlyAccessRequest } from './early-access-request';
@@ -19,6 +20,8 @@ export function AccountPage() {
   const trpc = useTRPC();
   const welcome = useSearchParams().get('welcome') === '1';
   const account = useQuery(trpc.account.get.queryOptions());
+  // The navigation asks for the account too: its answer waits for this page to hydrate (use-hydrated.ts).
+  const hydrated = useHydrated();
 
   return (
     <div className="space-y-6">
@@ -26,9 +29,9 @@ export function AccountPage() {
         title="Account"
         description="Your plan, API access and usage, the emails we have sent you, and your sessions."
       />
-      {welcome ? <WelcomeBanner earlyAccess={account.data?.earlyAccess} /> : null}
+      {welcome ? <WelcomeBanner earlyAccess={hydrated ? account.data?.earlyAccess : undefined} /> : null}
 
-      {account.isPending ? (
+      {!hydrated || account.isPending ? (
         <Loading label="Loading your account…" />
       ) : account.isError ? (
         <ErrorMessage error={account.error} onRetry={() => account.refetch()} retrying={account.isFetching} />

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
 import { useTRPC } from '../trpc';
+import { useHydrated } from '../ui/use-hydrated';
 import { Button } from '../ui/button';
 import { PageHeader } from '../ui/card';
 import { ShownOnce } from '../ui/copy-button';
@@ -14,6 +15,8 @@ import { KeyList } from './key-list';
 export function KeysPage() {
   const trpc = useTRPC();
   const account = useQuery(trpc.account.get.queryOptions());
+  // The navigation asks for the account too: its answer waits for this page to hydrate (use-hydrated.ts).
+  const hydrated = useHydrated();
   // The plaintext lives only in this component's state: leaving the page forgets it (only a hash is stored).
   const [created, setCreated] = useState<{ plaintext: string; name: string } | null>(null);
 
@@ -32,7 +35,7 @@ export function KeysPage() {
         }
       />
 
-      {account.data && !account.data.earlyAccess ? (
+      {hydrated && account.data && !account.data.earlyAccess ? (
         <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-inset ring-amber-200">
           Your account does not have early access yet, so API calls with these keys answer 403 for now.{' '}
           <Link href="/account" className="font-medium underline">
