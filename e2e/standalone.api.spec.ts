@@ -260,6 +260,17 @@ test('the standalone build runs from a copy of its folder alone: migrations at s
         .toEqual(all);
       expect((await search(server, key, form, PARAPHRASE))[0]).toBe(ids.outage);
     }
+    // The events of those meetings, and the event catalog as AsyncAPI.
+    const events = await fetch(`${server.url}/v1/events?type=meeting.started`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(events.status).toBe(200);
+    expect(((await events.json()).data as { data: { id: string } }[]).map((e) => e.data.id).sort()).toEqual(
+      all,
+    );
+    const asyncapi = await fetch(`${server.url}/api/asyncapi.json?form=B`);
+    expect(asyncapi.status).toBe(200);
+    expect((await asyncapi.json()).asyncapi).toBe('3.0.0');
     expect(server.output()).toContain('"msg":"database ready"');
     expect(server.output()).not.toMatch(
       /Semantic search is unavailable|SemanticModelLoadError|ERR_ACCESS_DENIED/,
