@@ -61,7 +61,13 @@ test('HSTS only when a TLS-terminating proxy says the browser came over https', 
 test('the APIs carry the protection headers and no-store, without a page CSP', {
   tag: '@any-database',
 }, async ({ request }) => {
-  for (const path of ['/v1/notes', '/api/recorder/meetings', '/api/openapi.json', '/api/asyncapi.json']) {
+  for (const path of [
+    '/v1/notes',
+    '/api/recorder/meetings',
+    '/api/openapi.json',
+    '/api/asyncapi.json',
+    '/api/recorder/openapi.json',
+  ]) {
     const res = await request.get(path);
     expectBaseHeaders(res.headers());
     expect(res.headers()['content-security-policy'], path).toBeUndefined();

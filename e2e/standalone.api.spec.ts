@@ -271,6 +271,9 @@ test('the standalone build runs from a copy of its folder alone: migrations at s
     const asyncapi = await fetch(`${server.url}/api/asyncapi.json?form=B`);
     expect(asyncapi.status).toBe(200);
     expect((await asyncapi.json()).asyncapi).toBe('3.0.0');
+    const recorderDoc = await fetch(`${server.url}/api/recorder/openapi.json`);
+    expect(recorderDoc.status).toBe(200);
+    expect(Object.keys((await recorderDoc.json()).paths)).toContain('/meetings');
     expect(server.output()).toContain('"msg":"database ready"');
     expect(server.output()).not.toMatch(
       /Semantic search is unavailable|SemanticModelLoadError|ERR_ACCESS_DENIED/,

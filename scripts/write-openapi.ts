@@ -1,4 +1,4 @@
-// npm run lint:openapi: writes each form's OpenAPI document to a directory (default: a temporary
+// npm run lint:openapi: writes each form's OpenAPI document and the recorder API's to a directory (default: a temporary
 // one) and, with --lint, runs `redocly lint` on them (redocly.yaml: zero problems), then Spectral
 // with its OpenAPI rules and the OWASP ruleset (.spectral.yaml: no problem of severity error).
 // The origin is a fixed example, so the files do not depend on where the service would run.
@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FORM_NAMES } from '../server/domain';
+import { recorderOpenApiDocument } from '../server/recorder/recorder-openapi';
 import { openApiDocumentFor } from '../server/rest/openapi-document';
 
 const EXAMPLE_ORIGIN = 'https://api.example.com';
@@ -17,9 +18,16 @@ const lint = args.includes('--lint');
 const given = args.find((a) => !a.startsWith('--'));
 const dir = given ?? mkdtempSync(join(tmpdir(), 'openapi-'));
 mkdirSync(dir, { recursive: true });
-const files = FORM_NAMES.map((form) => {
-  const file = join(dir, `openapi-form-${form.toLowerCase()}.json`);
-  writeFileSync(file, `${JSON.stringify(openApiDocumentFor(form, EXAMPLE_ORIGIN), null, 2)}\n`);
+const documents = [
+  ...FORM_NAMES.map((form) => ({
+    name: `openapi-form-${form.toLowerCase()}.json`,
+    doc: openApiDocumentFor(form, EXAMPLE_ORIGIN),
+  })),
+  { name: 'openapi-recorder.json', doc: recorderOpenApiDocument(EXAMPLE_ORIGIN) },
+];
+const files = documents.map(({ name, doc }) => {
+  const file = join(dir, name);
+  writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
   return file;
 });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PLATFORMS } from '../domain';
 import { SummarySchema } from '../notes/summary';
 import { MAX_DURATION_SECONDS } from '../db/storage-bounds';
+import { RECORDER_TEXT_MAX_LENGTH, UUID_LENGTH } from '../openapi-bounds';
 import { enumParam, isoDateTime, noCoerce, uuidPathParam } from '../http/params';
 import { restProcedure, router } from '../http/openapi-trpc';
 import { createMeeting } from '../meetings/create-meeting';
@@ -12,7 +13,21 @@ import { storeTranscript } from '../meetings/store-transcript';
 // Text PostgreSQL would refuse (NUL, lone surrogates) is refused in every field by
 // restProcedure before these schemas run (storable-input.ts).
 
-const Created = z.object({ id: z.string().uuid() });
+const Created = z
+  .object({
+    id: z.string().uuid().meta({
+      description: 'The UUID of the meeting (the note, once transcribed).',
+      minLength: UUID_LENGTH,
+      maxLength: UUID_LENGTH,
+    }),
+  })
+  .meta({ id: 'RecordedMeeting', description: 'The meeting the request was about.' });
+
+// Text the recorder writes has no length the service checks: the body's cap is the bound.
+const text = (schema: z.ZodString, description: string) =>
+  schema.meta({ description, maxLength: RECORDER_TEXT_MAX_LENGTH });
+const bodyDateTime = (name: string, description: string) =>
+  isoDateTime(name).meta({ description, maxLength: RECORDER_TEXT_MAX_LENGTH });
 
 // A segment lies within its meeting, and no meeting lasts longer than the longest
 // duration the service stores.
@@ -24,10 +39,18 @@ const segmentTime = (name: string, error: string) =>
 
 const SegmentInput = z
   .object({
-    speaker: z.string({ error: 'speaker must be a string' }),
-    content: z.string({ error: 'content must be a string' }),
-    start_time: noCoerce(segmentTime('start_time', 'start_time must be a number of seconds')),
-    end_time: noCoerce(segmentTime('end_time', 'end_time must be a number of seconds or null'))
+    speaker: text(z.string({ error: 'speaker must be a string' }), 'Who spoke.'),
+    content: text(z.string({ error: 'content must be a string' }), 'What was said.'),
+    start_time: noCoerce(
+      segmentTime('start_time', 'start_time must be a number of seconds').meta({
+        description: 'Seconds from the start of the recording.',
+      }),
+    ),
+    end_time: noCoerce(
+      segmentTime('end_time', 'end_time must be a number of seconds or null').meta({
+        description: 'Seconds from the start of the recording to the end of the segment.',
+      }),
+    )
       .nullable()
       .optional(),
   })
@@ -39,15 +62,35 @@ const SegmentInput = z
 export const recorderRouter = router({
   createMeeting: restProcedure
     .meta({
-      openapi: { method: 'POST', path: '/meetings', summary: 'Start a meeting', tags: ['Recorder'] },
+      openapi: {
+        method: 'POST',
+        path: '/meetings',
+        summary: 'Start a meeting',
+        description: 'Announces a meeting being recorded and fires meeting.started.',
+        tags: ['Recorder'],
+      },
       rest: { status: 201, errors: ['invalid_request', 'validation_error'] },
     })
     .input(
       z.object({
-        title: z.string({ error: 'title must be a string or null' }).max(500).nullable().optional(),
-        platform: enumParam(PLATFORMS, 'platform'),
-        started_at: isoDateTime('started_at').optional(),
-        language: z.string({ error: 'language must be a string' }).trim().min(2).max(35).optional(),
+        title: z
+          .string({ error: 'title must be a string or null' })
+          .max(500)
+          .nullable()
+          .optional()
+          .meta({ description: 'The meeting’s title; null or left out for none.' }),
+        platform: enumParam(PLATFORMS, 'platform').meta({ description: 'Where the meeting is recorded.' }),
+        started_at: bodyDateTime(
+          'started_at',
+          'When the meeting started; the moment of this request when left out.',
+        ).optional(),
+        language: z
+          .string({ error: 'language must be a string' })
+          .trim()
+          .min(2)
+          .max(35)
+          .optional()
+          .meta({ description: 'The language of the transcript, e.g. "en" (the default).' }),
       }),
     )
     .output(Created)
@@ -66,6 +109,8 @@ export const recorderRouter = router({
         method: 'POST',
         path: '/meetings/{id}/transcript',
         summary: 'Store the transcript',
+        description:
+          'Stores the transcript, which makes the meeting a note, and fires meeting.transcribed; unless generate_summary is false, a summary is generated in the background. A second transcript is a 409.',
         tags: ['Recorder'],
       },
       rest: { errors: ['invalid_request', 'validation_error', 'not_found', 'conflict'] },
@@ -73,7 +118,10 @@ export const recorderRouter = router({
     .input(
       z.object({
         id: uuidPathParam,
-        ended_at: isoDateTime('ended_at').optional(),
+        ended_at: bodyDateTime(
+          'ended_at',
+          'When the meeting ended; worked out from the duration or the transcript when left out.',
+        ).optional(),
         duration_seconds: noCoerce(
           z
             .number({ error: 'duration_seconds must be a whole number of seconds' })
@@ -81,13 +129,19 @@ export const recorderRouter = router({
             .min(0, { error: `duration_seconds must be between 0 and ${MAX_DURATION_SECONDS}` })
             .max(MAX_DURATION_SECONDS, {
               error: `duration_seconds must be between 0 and ${MAX_DURATION_SECONDS}`,
-            }),
+            })
+            .meta({ description: 'Length of the meeting in whole seconds.', format: 'int32' }),
         ).optional(),
         segments: z
           .array(SegmentInput, { error: 'segments must be an array' })
           .min(1, { error: 'segments must hold 1 to 10000 segments' })
-          .max(10_000, { error: 'segments must hold 1 to 10000 segments' }),
-        generate_summary: noCoerce(z.boolean({ error: 'generate_summary must be true or false' })).optional(),
+          .max(10_000, { error: 'segments must hold 1 to 10000 segments' })
+          .meta({ description: 'The transcript, in order: 1 to 10,000 segments.' }),
+        generate_summary: noCoerce(
+          z
+            .boolean({ error: 'generate_summary must be true or false' })
+            .meta({ description: 'false when the recorder sends its own summary; true when left out.' }),
+        ).optional(),
       }),
     )
     .output(Created)
@@ -111,11 +165,21 @@ export const recorderRouter = router({
         method: 'POST',
         path: '/meetings/{id}/summary',
         summary: 'Store or replace the summary',
+        description:
+          'Stores the summary, replacing one stored before, and fires summary.ready. Before the transcript it is a 409.',
         tags: ['Recorder'],
       },
       rest: { errors: ['invalid_request', 'validation_error', 'not_found', 'conflict'] },
     })
-    .input(z.object({ id: uuidPathParam, summary: SummarySchema, text: z.string().nullable().optional() }))
+    .input(
+      z.object({
+        id: uuidPathParam,
+        summary: SummarySchema,
+        text: text(z.string(), 'Form A’s plain-text summary; built from the summary when left out.')
+          .nullable()
+          .optional(),
+      }),
+    )
     .output(Created)
     .mutation(({ ctx, input }) =>
       storeSummary(ctx.db, ctx.services, ctx.accountId, input.id, {

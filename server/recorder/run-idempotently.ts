@@ -17,7 +17,7 @@ import { AppError, conflict } from '../errors';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IN_PROGRESS_LEASE_MS = 10 * 60 * 1000;
-const MAX_KEY_LENGTH = 255;
+export const MAX_KEY_LENGTH = 255;
 
 export interface StoredAnswer {
   status: number;

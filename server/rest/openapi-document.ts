@@ -34,6 +34,11 @@ const TAGS = [
     description: 'Webhook endpoints that receive meeting events, and (Form B) their delivery log.',
   },
   {
+    name: 'Recorder',
+    description:
+      'How the desktop recorder sends a meeting: start it, store its transcript, store its summary.',
+  },
+  {
     name: 'Events',
     description:
       "The account's meeting events of the last 30 days, as its webhooks carry them: catch up after an outage.",
@@ -155,15 +160,22 @@ const CORS_TEXT =
   'Never sent: the API answers no cross-origin (CORS) requests from browsers; an OPTIONS preflight is a 404. Call it from a server.';
 
 /** The headers of an answer; X-RateLimit-* on answers counted `counted` (docs/rules.md#rate-limits). */
-function responseHeaders(counted: 'always' | 'never' | 'sometimes', retryAfter = false): HeadersObject {
+function responseHeaders(
+  counted: 'always' | 'never' | 'sometimes' | 'not-limited',
+  retryAfter = false,
+): HeadersObject {
   const headers: HeadersObject = {
     'X-Request-Id': REQUEST_ID_HEADER,
     'Cache-Control': CACHE_CONTROL_HEADER,
     'Access-Control-Allow-Origin': absentHeader(CORS_TEXT),
   };
-  if (counted === 'never') {
-    // An answer given before the request was counted (a 401): no window to describe.
-    const never = 'Never sent on this answer: the request was not counted against any rate-limit window.';
+  if (counted === 'never' || counted === 'not-limited') {
+    // An answer given before the request was counted (a 401), or by an API without rate limits:
+    // no window to describe.
+    const never =
+      counted === 'never'
+        ? 'Never sent on this answer: the request was not counted against any rate-limit window.'
+        : 'Never sent: this API is not rate limited.';
     headers['X-RateLimit-Limit'] = absentHeader(never);
     headers['X-RateLimit-Remaining'] = absentHeader(never);
     headers['X-RateLimit-Reset'] = absentHeader(never);
@@ -217,7 +229,31 @@ function procedureMetas(router: OpenApiRouter): OperationMeta[] {
     .filter((m): m is OperationMeta => !!m?.openapi);
 }
 
-/** Documents a router as one form of the API: its statuses, its error bodies, its headers. */
+/**
+ * What differs between the APIs documented: /v1 (rate limited, the form chosen per request) and
+ * the recorder API (Form A errors, no rate limits, idempotency keys; docs/rules.md#recorder-api).
+ */
+export interface Surface {
+  /** The errors every operation can answer, beside its own. */
+  commonErrors: ErrorCode[];
+  rateLimited: boolean;
+  /** Whether requests choose their form with X-API-Form. */
+  formHeader: boolean;
+  /** Request headers every operation reads, beside its own parameters. */
+  headers: ParameterObject[];
+  /** A header of every success answer, beside X-Request-Id and Cache-Control. */
+  successHeaders: HeadersObject;
+}
+
+const V1_SURFACE: Surface = {
+  commonErrors: COMMON_ERRORS,
+  rateLimited: true,
+  formHeader: true,
+  headers: [],
+  successHeaders: {},
+};
+
+/** Documents a router as one form of an API: its statuses, its error bodies, its headers. */
 export function buildOpenApiDocument(
   router: OpenApiRouter,
   form: FormName,
@@ -227,8 +263,11 @@ export function buildOpenApiDocument(
     baseUrl: string;
     /** Each operation's success body (`GET /notes`, ...), written by the form's presenters. */
     examples?: Record<string, unknown>;
+    surface?: Surface;
   },
 ): OpenAPIObject {
+  const surface = opts.surface ?? V1_SURFACE;
+  const counted = (when: 'always' | 'never' | 'sometimes') => (surface.rateLimited ? when : 'not-limited');
   const doc = generateOpenApiDocument(router, {
     title: opts.title,
     description: opts.description,
@@ -274,7 +313,8 @@ export function buildOpenApiDocument(
     const status = meta.rest?.status ?? 200;
     // Every body is capped (413).
     const bodyErrors: ErrorCode[] = meta.openapi.method === 'POST' ? ['payload_too_large'] : [];
-    let success: ResponseObject = { description: 'Done; no content.', headers: responseHeaders('always') };
+    const successHeaders = { ...responseHeaders(counted('always')), ...surface.successHeaders };
+    let success: ResponseObject = { description: 'Done; no content.', headers: successHeaders };
     if (status !== 204) {
       const generated: ResponseOrReference | undefined = operation.responses?.['200'];
       if (!generated || '$ref' in generated) {
@@ -296,21 +336,21 @@ export function buildOpenApiDocument(
       }
       success = {
         description: status === 201 ? 'Created.' : 'OK.',
-        headers: responseHeaders('always'),
+        headers: successHeaders,
         content,
       };
     }
     const responses: Record<string, ResponseObject> = { [status]: success };
     // Several codes may share a status in Form B (409 and 422 answer 400): one entry per status.
     const byStatus = new Map<string, ErrorCode[]>();
-    for (const code of [...new Set([...COMMON_ERRORS, ...(meta.rest?.errors ?? []), ...bodyErrors])]) {
+    for (const code of [...new Set([...surface.commonErrors, ...(meta.rest?.errors ?? []), ...bodyErrors])]) {
       const errorStatus = String(profile.errorStatus[code]);
       byStatus.set(errorStatus, [...(byStatus.get(errorStatus) ?? []), code]);
     }
     for (const [errorStatus, codes] of byStatus) {
-      const counted = new Set(codes.map((c) => COUNTED[c]));
+      const countedCodes = new Set(codes.map((c) => COUNTED[c]));
       const description = codes.map((c) => DESCRIPTIONS[c]).join(' ');
-      const otherForm401 = codes.includes('invalid_api_key') && form !== DEFAULT_FORM;
+      const otherForm401 = surface.formHeader && codes.includes('invalid_api_key') && form !== DEFAULT_FORM;
       // One example per code, written by the form's own presentError.
       const examples: Record<string, { summary: string; value: unknown }> = {};
       for (const code of codes) {
@@ -326,12 +366,11 @@ export function buildOpenApiDocument(
         };
       }
       responses[errorStatus] = {
-        description:
-          codes.includes('invalid_api_key') && form !== DEFAULT_FORM
-            ? `${description} Without an X-API-Form header this answer is in Form ${DEFAULT_FORM} (${JSON.stringify(FORM_PROFILES[DEFAULT_FORM].presentError(new AppError('invalid_api_key', '…')).body)}): the key decides the form and there is none. Send X-API-Form: ${form} to have it in Form ${form}.`
-            : description,
+        description: otherForm401
+          ? `${description} Without an X-API-Form header this answer is in Form ${DEFAULT_FORM} (${JSON.stringify(FORM_PROFILES[DEFAULT_FORM].presentError(new AppError('invalid_api_key', '…')).body)}): the key decides the form and there is none. Send X-API-Form: ${form} to have it in Form ${form}.`
+          : description,
         headers: responseHeaders(
-          counted.size === 1 ? ([...counted][0] ?? 'sometimes') : 'sometimes',
+          counted(countedCodes.size === 1 ? ([...countedCodes][0] ?? 'sometimes') : 'sometimes'),
           codes.includes('rate_limited') || codes.includes('service_unavailable'),
         ),
         content: {
@@ -348,13 +387,18 @@ export function buildOpenApiDocument(
     operation.responses = responses;
     operation.parameters = [
       ...(operation.parameters ?? []).map((p) => ('$ref' in p ? p : describeParameter(p))),
-      {
-        name: 'X-API-Form',
-        in: 'header',
-        required: false,
-        description: `Answers this request in Form ${form} (${form} or ${form.toLowerCase()}). ${formSelectionText(form)}`,
-        schema: { type: 'string', enum: [form, form.toLowerCase()] },
-      },
+      ...surface.headers,
+      ...(surface.formHeader
+        ? [
+            {
+              name: 'X-API-Form',
+              in: 'header' as const,
+              required: false,
+              description: `Answers this request in Form ${form} (${form} or ${form.toLowerCase()}). ${formSelectionText(form)}`,
+              schema: { type: 'string' as const, enum: [form, form.toLowerCase()] },
+            },
+          ]
+        : []),
     ];
   }
   renameInputDefaults(doc.paths);
@@ -375,7 +419,7 @@ const RATE_LIMITS_TEXT =
   'The API answers no cross-origin (CORS) requests from browsers: it sends no Access-Control-* header, and an OPTIONS preflight is a 404.';
 
 /** Who answers for the API; each served document adds the URL of its API reference. */
-const CONTACT = { name: 'Meeting Notes API' };
+export const CONTACT = { name: 'Meeting Notes API' };
 
 // One document per form, without its server: the origin is the request's (patched in per answer),
 // so no Host header a client sends can grow this cache.

@@ -4,6 +4,7 @@ import { authSettings, type AuthSettings } from '../auth/auth-options';
 import type { Database } from '../db/client';
 import type { Services } from '../services';
 import { createRecorderHandler, RECORDER_PREFIX } from '../recorder/recorder-handler';
+import { createRecorderOpenApiHandler, RECORDER_OPENAPI_PATH } from '../recorder/recorder-openapi';
 import { createCronHandler } from '../worker/cron-handler';
 import {
   createOpenApiDocumentHandler,
@@ -23,6 +24,8 @@ export interface AppHandlers {
   openapi: FetchHandler;
   /** The event catalog as AsyncAPI documents. */
   asyncapi: FetchHandler;
+  /** The recorder API's OpenAPI document. */
+  recorderOpenapi: FetchHandler;
   cron: FetchHandler;
   /** The settings app's tRPC procedures. */
   trpc: FetchHandler;
@@ -57,6 +60,7 @@ const ROUTES: Record<keyof AppHandlers, string> = {
   recorder: '/api/recorder/[[...path]]',
   openapi: '/api/openapi.json',
   asyncapi: '/api/asyncapi.json',
+  recorderOpenapi: RECORDER_OPENAPI_PATH,
   cron: '/api/cron/dispatch',
   trpc: '/api/trpc/[trpc]',
   auth: '/api/auth/[...nextauth]',
@@ -71,6 +75,7 @@ export function createAppHandlers(deps: AppDeps): AppHandlers {
     recorder: createRecorderHandler(deps),
     openapi: createOpenApiDocumentHandler(deps.openapi ?? openApiDocumentSettings()),
     asyncapi: createAsyncApiDocumentHandler(),
+    recorderOpenapi: createRecorderOpenApiHandler(deps.openapi ?? openApiDocumentSettings()),
     cron: createCronHandler({
       ...deps,
       cronSecret: deps.cron.secret,
@@ -99,6 +104,8 @@ export function createAppHandlers(deps: AppDeps): AppHandlers {
 /** Which handler serves a path, as Next's app/ folder lays them out. */
 export function routeFor(handlers: AppHandlers, pathname: string): FetchHandler | undefined {
   if (pathname === '/v1' || pathname.startsWith('/v1/')) return handlers.v1;
+  // The recorder's document is public, unlike the recorder API around it.
+  if (pathname === RECORDER_OPENAPI_PATH) return handlers.recorderOpenapi;
   if (pathname === RECORDER_PREFIX || pathname.startsWith(`${RECORDER_PREFIX}/`)) return handlers.recorder;
   if (pathname === '/api/openapi.json') return handlers.openapi;
   if (pathname === '/api/asyncapi.json') return handlers.asyncapi;
