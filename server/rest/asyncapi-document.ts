@@ -50,7 +50,15 @@ export function asyncApiDocumentFor(form: FormName): Json {
   if (cached) return cached;
   const openapi = openApiDocumentFor(form) as unknown as {
     info: { version: string };
-    webhooks: Record<WebhookEvent, { post: Json & { parameters: Json[]; requestBody: Json } }>;
+    webhooks: Record<
+      WebhookEvent,
+      {
+        post: Json & {
+          parameters: Json[];
+          requestBody: { content: { 'application/json': { schema: Json; example: unknown } } };
+        };
+      }
+    >;
     components: { schemas: Record<string, Json> };
   };
   const messages: Record<string, Json> = {};
@@ -58,9 +66,7 @@ export function asyncApiDocumentFor(form: FormName): Json {
   const channelMessages: Record<string, Json> = {};
   for (const event of WEBHOOK_EVENTS) {
     const { post } = openapi.webhooks[event];
-    const body = (post.requestBody.content as Record<string, { schema: Json; example: unknown }>)[
-      'application/json'
-    ]!;
+    const body = post.requestBody.content['application/json'];
     const key = keyOf(event);
     const headers = post.parameters as { name: string; description: string; schema: Json }[];
     messages[key] = {
