@@ -34,6 +34,10 @@ if (!findOnPath('openssl', env)) {
   packages.push('openssl');
   missing.push('the openssl command (a webhook test makes a TLS certificate with it)');
 }
+if (!findOnPath('python3', env)) {
+  packages.push('python3');
+  missing.push('python3 (a test runs the Python example of verifying a webhook delivery)');
+}
 
 const plan = planInstall({
   packages,
@@ -62,6 +66,8 @@ if (plan.action === 'install') {
   if (!browser.found) stop(`installed chromium, yet still no browser: ${browser.reason}. No test was run.`);
   if (!findOnPath('openssl', env))
     stop('installed openssl, yet no openssl command is on PATH. No test was run.');
+  if (!findOnPath('python3', env))
+    stop('installed python3, yet no python3 command is on PATH. No test was run.');
 }
 
 // A browser that exists but cannot start (a broken install, missing libraries) is caught here,
@@ -74,4 +80,6 @@ if (version.status !== 0) {
     `${browser.path} (${browser.source}) does not run: \`${browser.path} --version\` failed:\n${output}\nFix it or set CHROMIUM_PATH to a working Chromium. No test was run.`,
   );
 }
-console.log(`test tools: ${version.stdout.trim()} at ${browser.path} (${browser.source}); openssl ok`);
+console.log(
+  `test tools: ${version.stdout.trim()} at ${browser.path} (${browser.source}); openssl and python3 ok`,
+);

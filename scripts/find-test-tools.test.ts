@@ -186,7 +186,7 @@ describe('scripts/ensure-test-tools.mjs, the first step of npm test', () => {
     const result = run({ CHROMIUM_PATH: fakeChromium });
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe(
-      `test tools: Chromium 123.0.0.0 fake at ${fakeChromium} (CHROMIUM_PATH); openssl ok\n`,
+      `test tools: Chromium 123.0.0.0 fake at ${fakeChromium} (CHROMIUM_PATH); openssl and python3 ok\n`,
     );
     expect(result.status).toBe(0);
   });

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { getServerSession } from 'next-auth';
 import { Suspense } from 'react';
 import { ApiReference } from '@/components/docs/api-reference';
+import { VerifyDeliveries } from '@/components/docs/verify-deliveries';
 import { SettingsShell } from '@/components/settings-shell';
 import { Loading } from '@/components/ui/card';
 import { authOptions } from '@/server/auth/auth-options';
@@ -16,9 +17,12 @@ export const metadata = {
 export const dynamic = 'force-dynamic';
 
 const reference = (
-  <Suspense fallback={<Loading label="Loading the API reference…" />}>
-    <ApiReference />
-  </Suspense>
+  <div className="space-y-8">
+    <Suspense fallback={<Loading label="Loading the API reference…" />}>
+      <ApiReference />
+    </Suspense>
+    <VerifyDeliveries />
+  </div>
 );
 
 export default async function DocsPage() {

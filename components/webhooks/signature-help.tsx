@@ -1,20 +1,5 @@
 import { Card } from '../ui/card';
-
-const NODE_EXAMPLE = `import { createHmac, timingSafeEqual } from 'node:crypto';
-
-// rawBody: the request body exactly as received (a string or Buffer, not re-serialized JSON)
-function verify(rawBody, signatureHeader, secret) {
-  const parts = signatureHeader.split(',').map((p) => p.split('='));
-  const t = Number(parts.find(([key]) => key === 't')?.[1]);
-  if (!Number.isFinite(t) || Math.abs(Date.now() / 1000 - t) > 5 * 60) return false;
-  const expected = createHmac('sha256', secret).update(\`\${t}.\${rawBody}\`).digest();
-  // During a secret rotation there are two v1 signatures: one matching is enough.
-  return parts.some(([key, value]) => {
-    if (key !== 'v1') return false;
-    const given = Buffer.from(value ?? '', 'hex');
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
-}`;
+import { VerifyExamples } from './verify-examples';
 
 /** How a receiver checks a delivery (docs/rules.md#signatures-and-headers). */
 export function SignatureHelp() {
@@ -60,15 +45,12 @@ export function SignatureHelp() {
         </li>
       </ol>
       <details className="mt-4 text-sm">
-        <summary className="cursor-pointer font-medium text-indigo-700">Example in Node.js</summary>
-        <section
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: the example scrolls sideways; keyboard users must be able to focus it to scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
-          tabIndex={0}
-          aria-label="Node.js example"
-          className="mt-2 overflow-x-auto rounded-md bg-zinc-900 p-3"
-        >
-          <pre className="font-mono text-xs leading-relaxed text-zinc-100">{NODE_EXAMPLE}</pre>
-        </section>
+        <summary className="cursor-pointer font-medium text-indigo-700">
+          Examples in Node, Python and the shell
+        </summary>
+        <div className="mt-3">
+          <VerifyExamples />
+        </div>
       </details>
     </Card>
   );
