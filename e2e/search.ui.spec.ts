@@ -121,3 +121,22 @@ test('twenty results are shown, and "Show more" lists the rest', async ({ page, 
       });
   }
 });
+
+test('the platform filter narrows a search too, and stays in the URL', async ({ page }) => {
+  await signIn(page);
+  await page.getByTestId('platform-filter').selectOption('teams');
+  await page.waitForURL('**/notes?platform=teams');
+  await page.getByLabel('Search your meetings').fill('customers found out about the downtime much too late');
+  await page.getByLabel('Search your meetings').press('Enter');
+  await page.waitForURL('**/notes?platform=teams&q=*');
+  await expect(page.getByRole('heading', { name: /on Microsoft Teams$/ })).toBeVisible();
+  // Only the two Teams meetings can answer: the post-mortem (Google Meet) that ranks first
+  // without the filter is not among the results.
+  const results = page.getByTestId('search-result').or(page.getByTestId('weak-search-result'));
+  await expect(results.first()).toBeAttached();
+  const texts = await results.allTextContents();
+  expect(texts.length).toBeGreaterThan(0);
+  for (const text of texts) expect(text).toMatch(/1:1 Camille \/ Julien|Hiring debrief/);
+  await page.reload();
+  await expect(page.getByTestId('platform-filter')).toHaveValue('teams');
+});

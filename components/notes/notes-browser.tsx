@@ -117,8 +117,6 @@ export function NotesBrowser() {
             label="Platform"
             data-testid="platform-filter"
             value={platform ?? ''}
-            disabled={!!q}
-            aria-describedby={q ? 'platform-filter-hint' : undefined}
             onChange={(e) => navigate({ platform: e.target.value || null }, 'replace')}
           >
             <option value="">All</option>
@@ -128,16 +126,11 @@ export function NotesBrowser() {
               </option>
             ))}
           </SelectField>
-          {q ? (
-            <p id="platform-filter-hint" className="mt-1 text-xs text-zinc-500">
-              Search covers every platform.
-            </p>
-          ) : null}
         </div>
       </div>
 
       {q ? (
-        <SearchResults q={q} onClear={clearSearch} />
+        <SearchResults q={q} platform={platform} onClear={clearSearch} />
       ) : (
         <NoteList platform={platform} pages={pages} onMore={(n) => navigate({ pages: n }, 'replace')} />
       )}

@@ -3,11 +3,12 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
+import type { Platform } from '@/server/domain';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { EmptyState, ErrorMessage, Loading } from '../ui/card';
 import { Highlight } from './highlight';
-import { formatTimestamp, noteTitle, type SearchHit } from './note-format';
+import { formatTimestamp, noteTitle, PLATFORM_LABELS, type SearchHit } from './note-format';
 
 /** The most the search procedure answers; the first PAGE are shown, the rest behind "Show more". */
 const RESULT_LIMIT = 50;
@@ -20,11 +21,19 @@ export const SEARCH_MAX_CHARS = 256;
  * is even a close match the page says so rather than dressing up the nearest noise as a result.
  * (The API itself answers the top `limit` with their scores and no threshold.)
  */
-export function SearchResults({ q, onClear }: { q: string; onClear(): void }) {
+export function SearchResults({
+  q,
+  platform,
+  onClear,
+}: {
+  q: string;
+  platform: Platform | null;
+  onClear(): void;
+}) {
   const trpc = useTRPC();
   const tooLong = q.length > SEARCH_MAX_CHARS;
   const search = useQuery({
-    ...trpc.notes.search.queryOptions({ q, limit: RESULT_LIMIT }),
+    ...trpc.notes.search.queryOptions({ q, limit: RESULT_LIMIT, ...(platform && { platform }) }),
     enabled: !tooLong,
   });
 
@@ -33,6 +42,7 @@ export function SearchResults({ q, onClear }: { q: string; onClear(): void }) {
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <h2 id="search-heading" className="text-sm font-medium text-zinc-800">
           Passages matching “{tooLong ? `${q.slice(0, 60)}…` : q}”
+          {platform ? ` on ${PLATFORM_LABELS[platform]}` : ''}
         </h2>
         <Button variant="ghost" onClick={onClear}>
           ← Back to all notes

@@ -160,3 +160,12 @@ export function createdRange(
     ...(before && { createdBefore: { at: before, inclusive: beforeInclusive } }),
   };
 }
+
+/** An optional text parameter: when given, not blank after trimming (400). */
+export const optionalText = (name: string, description: string) =>
+  z
+    .string({ error: `${name} must be a string` })
+    .trim()
+    .refine((v) => v.length > 0, { error: `${name} must not be blank`, params: MALFORMED })
+    .meta({ description, minLength: 1, maxLength: MAX_QUERY_VALUE_LENGTH, pattern: '\\S' })
+    .optional();

@@ -7,6 +7,7 @@ import { readSegmentVectors } from './index-meeting';
 import { passageText } from './make-passages';
 import { makeSnippet } from './make-snippet';
 import { relevanceOf, type Relevance } from './relevance';
+import { meetingConditions, type SearchFilters, sameSpeaker } from './search-filters';
 import { columnDimensions, toVectorLiteral, vectorSearch } from './vector-search';
 
 export interface PassageHit {
@@ -48,8 +49,14 @@ export async function searchPassages(
   accountId: string,
   q: string,
   limit: number,
+  filters: SearchFilters = {},
 ): Promise<PassageHit[]> {
   const { embedder } = services;
+  // With a speaker, a passage must hold a segment of theirs, and its moment is one of them.
+  const bySpeaker = filters.speaker
+    ? sql` and exists (select 1 from transcript_segments s where s.meeting_id = p.meeting_id
+             and s.sequence between p.first_sequence and p.last_sequence and lower(s.speaker) = lower(${filters.speaker}))`
+    : sql``;
   // Right after a reindex swapped in vectors of another length, a server still on the old
   // configuration has nothing it may compare (pgvector would refuse): no hits, not an error.
   if ((await columnDimensions(db, 'passages', 'embedding')) !== embedder.dimensions) return [];
@@ -65,7 +72,8 @@ export async function searchPassages(
   }>(db, {
     select: sql`p.id, p.meeting_id, m.title, p.first_sequence, p.last_sequence, p.embedding <=> ${literal}::vector as distance`,
     from: sql`from passages p join meetings m on m.id = p.meeting_id
-              where p.account_id = ${accountId} and p.model = ${embedder.model} and p.embedding is not null`,
+              where p.account_id = ${accountId} and p.model = ${embedder.model} and p.embedding is not null
+              ${meetingConditions(filters)}${bySpeaker}`,
     distance: sql`p.embedding <=> ${literal}::vector`,
     limit: 2 * limit,
     exactMaxRows: services.exactSearchMaxRows,
@@ -80,11 +88,12 @@ export async function searchPassages(
   const segments = await queryRows<{
     meeting_id: string;
     sequence: number;
+    speaker: string;
     content: string;
     start_time: number;
   }>(
     db,
-    sql`select meeting_id, sequence, content, start_time from transcript_segments where ${sql.join(ranges, sql` or `)} order by meeting_id, sequence`,
+    sql`select meeting_id, sequence, speaker, content, start_time from transcript_segments where ${sql.join(ranges, sql` or `)} order by meeting_id, sequence`,
   );
   // The hits' segment vectors (read for these rows only, not for every candidate of the scan).
   // As base64 text, not bytea: PGlite decodes a bytea's hex form character by character in
@@ -134,9 +143,13 @@ export async function searchPassages(
     let best = 0;
     let bestScore = -Infinity;
     for (const [j, segment] of own.entries()) {
+      if (filters.speaker && !sameSpeaker(segment.speaker, filters.speaker)) continue;
       const s = scoreOf(segment, j);
       if (s > bestScore) [best, bestScore] = [j, s];
     }
+    // The database and JavaScript could fold a rare letter's case differently: no segment of the
+    // speaker here, no moment.
+    if (bestScore === -Infinity) continue;
     const segment = own[best];
     const sequence = segment?.sequence ?? row.first_sequence;
     const moment = `${row.meeting_id}:${sequence}`;

@@ -6,6 +6,7 @@ import { noteColumns, withTranscripts } from '../notes/load-notes';
 import type { NoteRecord } from '../notes/note-record';
 import { inArray } from 'drizzle-orm';
 import { embedQuery } from './embed-checked';
+import { meetingConditions, type SearchFilters } from './search-filters';
 import { columnDimensions, toVectorLiteral, vectorSearch } from './vector-search';
 
 /**
@@ -19,6 +20,7 @@ export async function searchSummaries(
   accountId: string,
   q: string,
   limit: number,
+  filters: SearchFilters = {},
 ): Promise<NoteRecord[]> {
   if ((await columnDimensions(db, 'meetings', 'summary_embedding')) !== services.embedder.dimensions)
     return [];
@@ -26,7 +28,13 @@ export async function searchSummaries(
   const ranked = await vectorSearch<{ id: string; distance: number }>(db, {
     select: sql`m.id, m.summary_embedding <=> ${literal}::vector as distance`,
     from: sql`from meetings m where m.account_id = ${accountId} and m.transcribed_at is not null
-              and m.summary_embedding is not null and m.summary_embedding_model = ${services.embedder.model}`,
+              and m.summary_embedding is not null and m.summary_embedding_model = ${services.embedder.model}
+              ${meetingConditions(filters)}${
+                filters.speaker
+                  ? sql` and exists (select 1 from transcript_segments s where s.meeting_id = m.id
+                           and lower(s.speaker) = lower(${filters.speaker}))`
+                  : sql``
+              }`,
     distance: sql`m.summary_embedding <=> ${literal}::vector`,
     limit,
     exactMaxRows: services.exactSearchMaxRows,

@@ -93,6 +93,7 @@ const KNOWN_NAMES = [
   'url',
   'events',
   'type',
+  'speaker',
 ];
 const TEXT = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
@@ -358,6 +359,7 @@ const GOOD_QUERY = fc.oneof(
   fc.tuple(fc.constantFrom('created_after', 'created_before', 'cursor'), mostly(GOOD_DATE, DATE_TEXT)),
   fc.tuple(fc.constant('q'), mostly(GOOD_TEXT, TEXT)),
   fc.tuple(fc.constant('type'), mostly(fc.constantFrom(...WEBHOOK_EVENTS), TEXT)),
+  fc.tuple(fc.constant('speaker'), mostly(fc.constantFrom('Ana', 'ana', ' Ben '), TEXT)),
 );
 
 const REQUEST = fc.integer({ min: 0, max: PATHS.length - 1 }).chain((path) => {

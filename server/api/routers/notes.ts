@@ -61,9 +61,14 @@ export const notesRouter = createUiRouter({
       z.object({
         q: z.string().trim().min(1, 'Type something to search for').max(256),
         limit: z.number().int().min(1).max(50).default(10),
+        platform: z.enum(PLATFORMS).optional(),
       }),
     )
-    .query(({ ctx, input }) => searchPassages(ctx.db, ctx.services, ctx.accountId, input.q, input.limit)),
+    .query(({ ctx, input }) =>
+      searchPassages(ctx.db, ctx.services, ctx.accountId, input.q, input.limit, {
+        ...(input.platform && { platforms: [input.platform] }),
+      }),
+    ),
 
   get: accountProcedure
     .input(z.object({ id: z.guid() }))

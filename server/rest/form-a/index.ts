@@ -57,8 +57,8 @@ const events = { listEventsInput: listEventsInput(false) };
 const search = {
   searchNotesInput: searchNotesInputA,
   searchResults: SearchResultsA,
-  searchNotes: async (db: Db, services: Services, accountId: string, { q, limit }: SearchQuery) =>
-    presentSearchResults(await searchPassages(db, services, accountId, q, limit)),
+  searchNotes: async (db: Db, services: Services, accountId: string, { q, limit, filters }: SearchQuery) =>
+    presentSearchResults(await searchPassages(db, services, accountId, q, limit, filters)),
 };
 
 const webhooks = {

@@ -9,6 +9,7 @@ import {
   enumParam,
   limitParam,
   MALFORMED,
+  optionalText,
   requiredText,
 } from '../../http/params';
 import type { SearchQuery } from '../procedures/search';
@@ -188,8 +189,27 @@ export const searchNotesInputA = z
         pattern: '\\S',
       }),
     limit: limitParam(SEARCH_LIMIT_MAX, 10),
+    platform: enumParam(PLATFORMS, 'platform')
+      .meta({ description: 'Only notes recorded on this platform.' })
+      .optional(),
+    created_after: dateTimeParam('created_after', 'Only notes created at or after this time (inclusive).'),
+    created_before: dateTimeParam('created_before', 'Only notes created before this time (exclusive).'),
+    speaker: optionalText('speaker', 'Only moments where this person speaks: the whole name, case aside.'),
   })
-  .transform((input): SearchQuery => ({ q: input.q, limit: input.limit ?? 10 }));
+  .transform((input, ctx): SearchQuery => {
+    // The list's filters and rules: created_before is exclusive in Form A.
+    const range = createdRange(input, ctx, false);
+    if (!range) return z.NEVER;
+    return {
+      q: input.q,
+      limit: input.limit ?? 10,
+      filters: {
+        ...(input.platform && { platforms: [input.platform] }),
+        ...range,
+        ...(input.speaker && { speaker: input.speaker }),
+      },
+    };
+  });
 
 export const CreatedEndpointA = z
   .object({

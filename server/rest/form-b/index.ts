@@ -62,8 +62,8 @@ const events = { listEventsInput: listEventsInput(true) };
 const search = {
   searchNotesInput: searchNotesInputB,
   searchResults: SearchResultsB,
-  searchNotes: async (db: Db, services: Services, accountId: string, { q, limit }: SearchQuery) =>
-    presentSearchResults(await searchSummaries(db, services, accountId, q, limit)),
+  searchNotes: async (db: Db, services: Services, accountId: string, { q, limit, filters }: SearchQuery) =>
+    presentSearchResults(await searchSummaries(db, services, accountId, q, limit, filters)),
 };
 
 const webhooks = {

@@ -11,6 +11,7 @@ import {
   isoDateTime,
   limitParam,
   MALFORMED,
+  optionalText,
   requiredText,
 } from '../../http/params';
 import type { SearchQuery } from '../procedures/search';
@@ -153,8 +154,29 @@ export const searchNotesInputB = z
       pattern: '\\S',
     }),
     limit: limitParam(SEARCH_LIMIT_MAX, 5),
+    platform: enumParam(PLATFORMS_B, 'platform')
+      .meta({
+        description: 'Only notes recorded on this platform; phone includes recordings from a microphone.',
+      })
+      .optional(),
+    created_after: dateTimeParam('created_after', 'Only notes created at or after this time (inclusive).'),
+    created_before: dateTimeParam('created_before', 'Only notes created at or before this time (inclusive).'),
+    speaker: optionalText('speaker', 'Only notes in which this person speaks: the whole name, case aside.'),
   })
-  .transform((input): SearchQuery => ({ q: input.q, limit: input.limit ?? 5 }));
+  .transform((input, ctx): SearchQuery => {
+    // The list's filters and rules: created_before is inclusive in Form B.
+    const range = createdRange(input, ctx, true);
+    if (!range) return z.NEVER;
+    return {
+      q: input.q,
+      limit: input.limit ?? 5,
+      filters: {
+        ...(input.platform && { platforms: PLATFORM_FILTER_B[input.platform] }),
+        ...range,
+        ...(input.speaker && { speaker: input.speaker }),
+      },
+    };
+  });
 
 export const CreatedEndpointB = z
   .object({

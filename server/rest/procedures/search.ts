@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import type { Services } from '../../services';
 import { restProcedure } from '../../http/openapi-trpc';
 import { documentedOutput } from './documented-output';
+import type { SearchFilters } from '../../search/search-filters';
 
 // GET /v1/notes/search: one procedure for both forms; each form says what it searches
 // (Form A passages, Form B summaries) and how it writes the results.
@@ -10,6 +11,7 @@ import { documentedOutput } from './documented-output';
 export interface SearchQuery {
   q: string;
   limit: number;
+  filters: SearchFilters;
 }
 
 export interface SearchForm<TResults> {
