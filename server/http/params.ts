@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { inTimestampRange, TIMESTAMP_RANGE_TEXT } from '../db/storage-bounds';
+import { CURSOR_MAX_LENGTH, CURSOR_PATTERN, decodeCursor } from './opaque-cursor';
 import {
   API_TIMESTAMP_LENGTH,
   API_TIMESTAMP_PATTERN,
@@ -169,3 +170,35 @@ export const optionalText = (name: string, description: string) =>
     .refine((v) => v.length > 0, { error: `${name} must not be blank`, params: MALFORMED })
     .meta({ description, minLength: 1, maxLength: MAX_QUERY_VALUE_LENGTH, pattern: '\\S' })
     .optional();
+
+/** The `cursor` parameter of a page with an opaque cursor (./opaque-cursor.ts). */
+export const opaqueCursorParam = z
+  .string()
+  .meta({
+    description: 'The opaque next_cursor of the previous page.',
+    maxLength: CURSOR_MAX_LENGTH,
+    pattern: CURSOR_PATTERN,
+  })
+  .optional();
+
+/** A page's `next_cursor` when it is opaque. */
+export const opaqueNextCursor = z.string().nullable().meta({
+  description: 'Opaque; pass as cursor for the next page. Null on the last page.',
+  maxLength: CURSOR_MAX_LENGTH,
+  pattern: CURSOR_PATTERN,
+});
+
+/** A page's `has_more`. */
+export const hasMoreField = z.boolean().meta({ description: 'Whether a next page exists.' });
+
+/**
+ * The position an opaque cursor names; undefined without one. A cursor the service did not write
+ * is reported as a 400 "cursor is malformed" and null returned.
+ */
+export function readOpaqueCursor(cursor: string | undefined, ctx: z.RefinementCtx) {
+  if (cursor === undefined) return undefined;
+  const position = decodeCursor(cursor);
+  if (!position)
+    ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cursor is malformed', params: MALFORMED });
+  return position;
+}

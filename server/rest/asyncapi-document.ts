@@ -1,14 +1,5 @@
-import {
-  DEFAULT_FORM,
-  FORM_NAMES,
-  type FormName,
-  parseFormName,
-  WEBHOOK_EVENTS,
-  type WebhookEvent,
-} from '../domain';
-import { AppError } from '../errors';
-import { FORM_PROFILES } from './form-profiles';
-import { openApiDocumentFor } from './openapi-document';
+import { type FormName, WEBHOOK_EVENTS, type WebhookEvent } from '../domain';
+import { documentForm, openApiDocumentFor } from './openapi-document';
 import { WEBHOOK_EVENTS_TAG } from './webhooks-catalog';
 
 // The event catalog as an AsyncAPI 3.0 document per form (GET /api/asyncapi.json?form=A|B), for
@@ -128,13 +119,8 @@ export function asyncApiDocumentFor(form: FormName): Json {
 // GET /api/asyncapi.json?form=A|B – the AsyncAPI 3.0 document of one form's events (default: DEFAULT_FORM)
 export function createAsyncApiDocumentHandler() {
   return async function handleAsyncApiDocument(request: Request): Promise<Response> {
-    const raw = new URL(request.url).searchParams.get('form');
-    const form = raw === null ? DEFAULT_FORM : parseFormName(raw);
-    if (!form) {
-      const refusal = new AppError('invalid_request', `form must be ${FORM_NAMES.join(' or ')}`);
-      const { status, body } = FORM_PROFILES[DEFAULT_FORM].presentError(refusal);
-      return Response.json(body, { status });
-    }
+    const form = documentForm(request);
+    if (form instanceof Response) return form;
     return Response.json(asyncApiDocumentFor(form), { headers: { 'Cache-Control': 'public, max-age=300' } });
   };
 }

@@ -1,8 +1,18 @@
 import { z } from 'zod';
 import { eventTypeOf, PLATFORMS, WEBHOOK_EVENTS, type WebhookEvent } from '../domain';
 import type { EventPage, EventRecord, ListEventsQuery } from '../events/list-events';
-import { CURSOR_MAX_LENGTH, CURSOR_PATTERN, decodeCursor, encodeCursor } from '../http/opaque-cursor';
-import { apiTimestamp, createdRange, dateTimeParam, enumParam, limitParam, MALFORMED } from '../http/params';
+import { encodeCursor } from '../http/opaque-cursor';
+import {
+  apiTimestamp,
+  createdRange,
+  dateTimeParam,
+  enumParam,
+  hasMoreField,
+  limitParam,
+  opaqueCursorParam,
+  opaqueNextCursor,
+  readOpaqueCursor,
+} from '../http/params';
 import { presentSummary, SummarySchema } from '../notes/summary';
 import { INT32_MAX, MAX_TRANSCRIPT_SEGMENTS, TITLE_MAX_LENGTH, UUID_LENGTH } from '../openapi-bounds';
 import type { EventData } from '../webhooks/envelope';
@@ -73,12 +83,8 @@ export const EventListSchema = z
     data: z
       .array(EventSchema)
       .meta({ description: 'The page of events, newest first.', maxItems: EVENTS_LIMIT_MAX }),
-    next_cursor: z.string().nullable().meta({
-      description: 'Opaque; pass as cursor for the next page. Null on the last page.',
-      maxLength: CURSOR_MAX_LENGTH,
-      pattern: CURSOR_PATTERN,
-    }),
-    has_more: z.boolean().meta({ description: 'Whether a next page exists.' }),
+    next_cursor: opaqueNextCursor,
+    has_more: hasMoreField,
   })
   .meta({ id: 'EventList', description: 'A page of events.' });
 
@@ -94,14 +100,7 @@ export const listEventsInput = (beforeInclusive: boolean) =>
   z
     .object({
       limit: limitParam(EVENTS_LIMIT_MAX, 20),
-      cursor: z
-        .string()
-        .meta({
-          description: 'The opaque next_cursor of the previous page.',
-          maxLength: CURSOR_MAX_LENGTH,
-          pattern: CURSOR_PATTERN,
-        })
-        .optional(),
+      cursor: opaqueCursorParam,
       type: enumParam(WEBHOOK_EVENTS, 'type')
         .meta({
           description:
@@ -118,11 +117,8 @@ export const listEventsInput = (beforeInclusive: boolean) =>
       ),
     })
     .transform((input, ctx): ListEventsRequest => {
-      const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
-      if (after === null) {
-        ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cursor is malformed', params: MALFORMED });
-        return z.NEVER;
-      }
+      const after = readOpaqueCursor(input.cursor, ctx);
+      if (after === null) return z.NEVER;
       const range = createdRange(input, ctx, beforeInclusive);
       if (!range) return z.NEVER;
       return {

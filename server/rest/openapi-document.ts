@@ -521,16 +521,24 @@ export function publicOrigin(
   return { origin: own.origin, fromRequest: true };
 }
 
+/**
+ * The form a document request names in `?form=` (DEFAULT_FORM without one), or the 400 that
+ * refuses another value, in the default form's error shape.
+ */
+export function documentForm(request: Request): FormName | Response {
+  const raw = new URL(request.url).searchParams.get('form');
+  const form = raw === null ? DEFAULT_FORM : parseFormName(raw);
+  if (form) return form;
+  const refusal = new AppError('invalid_request', `form must be ${FORM_NAMES.join(' or ')}`);
+  const { status, body } = FORM_PROFILES[DEFAULT_FORM].presentError(refusal);
+  return Response.json(body, { status });
+}
+
 // GET /api/openapi.json?form=A|B – the OpenAPI 3.1 document of one form (default: DEFAULT_FORM)
 export function createOpenApiDocumentHandler(settings: OpenApiDocumentSettings = openApiDocumentSettings()) {
   return async function handleOpenApiDocument(request: Request): Promise<Response> {
-    const raw = new URL(request.url).searchParams.get('form');
-    const form = raw === null ? DEFAULT_FORM : parseFormName(raw);
-    if (!form) {
-      const refusal = new AppError('invalid_request', `form must be ${FORM_NAMES.join(' or ')}`);
-      const { status, body } = FORM_PROFILES[DEFAULT_FORM].presentError(refusal);
-      return Response.json(body, { status });
-    }
+    const form = documentForm(request);
+    if (form instanceof Response) return form;
     const { origin, fromRequest } = publicOrigin(request, settings);
     const headers = new Headers({ 'Cache-Control': 'public, max-age=300' });
     // A shared cache must not hand one client's origin to another.

@@ -7,14 +7,16 @@ import {
   createdRange,
   dateTimeParam,
   enumParam,
+  hasMoreField,
   limitParam,
-  MALFORMED,
+  opaqueCursorParam,
+  opaqueNextCursor,
   optionalText,
+  readOpaqueCursor,
   requiredText,
 } from '../../http/params';
 import type { SearchQuery } from '../procedures/search';
 import { EndpointActive, EndpointEvents, EndpointId, EndpointUrl } from '../webhook-params';
-import { CURSOR_MAX_LENGTH, CURSOR_PATTERN, decodeCursor } from '../../http/opaque-cursor';
 import {
   INT32_MAX,
   LANGUAGE_MAX_LENGTH,
@@ -106,47 +108,46 @@ export const NoteListA = z
     data: z
       .array(NoteListItemA)
       .meta({ description: 'The page of notes, newest first.', maxItems: NOTES_LIMIT_MAX }),
-    next_cursor: z.string().nullable().meta({
-      description: 'Opaque; pass as cursor for the next page. Null on the last page.',
-      maxLength: CURSOR_MAX_LENGTH,
-      pattern: CURSOR_PATTERN,
-    }),
-    has_more: z.boolean().meta({ description: 'Whether a next page exists.' }),
+    next_cursor: opaqueNextCursor,
+    has_more: hasMoreField,
   })
   .meta({ id: 'NoteList', description: 'A page of notes.' });
+
+/** The list's filters, which a search takes too (docs/rules.md#paging-through-notes). */
+const noteFiltersA = {
+  platform: enumParam(PLATFORMS, 'platform')
+    .meta({ description: 'Only notes recorded on this platform.' })
+    .optional(),
+  created_after: dateTimeParam('created_after', 'Only notes created at or after this time (inclusive).'),
+  created_before: dateTimeParam('created_before', 'Only notes created before this time (exclusive).'),
+};
+
+/** The filters as a query; created_before is exclusive in Form A. */
+function filtersOfA(
+  input: {
+    platform?: (typeof PLATFORMS)[number] | undefined;
+    created_after?: string;
+    created_before?: string;
+  },
+  ctx: z.RefinementCtx,
+) {
+  const range = createdRange(input, ctx, false);
+  if (!range) return null;
+  return { ...(input.platform && { platforms: [input.platform] }), ...range };
+}
 
 export const listNotesInputA = z
   .object({
     limit: limitParam(NOTES_LIMIT_MAX, 20),
-    cursor: z
-      .string()
-      .meta({
-        description: 'The opaque next_cursor of the previous page.',
-        maxLength: CURSOR_MAX_LENGTH,
-        pattern: CURSOR_PATTERN,
-      })
-      .optional(),
-    platform: enumParam(PLATFORMS, 'platform')
-      .meta({ description: 'Only notes recorded on this platform.' })
-      .optional(),
-    created_after: dateTimeParam('created_after', 'Only notes created at or after this time (inclusive).'),
-    created_before: dateTimeParam('created_before', 'Only notes created before this time (exclusive).'),
+    cursor: opaqueCursorParam,
+    ...noteFiltersA,
   })
   .transform((input, ctx): ListNotesQuery => {
-    const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
-    if (after === null) {
-      ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cursor is malformed', params: MALFORMED });
-      return z.NEVER;
-    }
-    // created_before is exclusive in Form A.
-    const range = createdRange(input, ctx, false);
-    if (!range) return z.NEVER;
-    return {
-      limit: input.limit ?? 20,
-      ...(after && { after }),
-      ...(input.platform && { platforms: [input.platform] }),
-      ...range,
-    };
+    const after = readOpaqueCursor(input.cursor, ctx);
+    if (after === null) return z.NEVER;
+    const filters = filtersOfA(input, ctx);
+    if (!filters) return z.NEVER;
+    return { limit: input.limit ?? 20, ...(after && { after }), ...filters };
   });
 
 export const SearchHitA = z
@@ -189,25 +190,17 @@ export const searchNotesInputA = z
         pattern: '\\S',
       }),
     limit: limitParam(SEARCH_LIMIT_MAX, 10),
-    platform: enumParam(PLATFORMS, 'platform')
-      .meta({ description: 'Only notes recorded on this platform.' })
-      .optional(),
-    created_after: dateTimeParam('created_after', 'Only notes created at or after this time (inclusive).'),
-    created_before: dateTimeParam('created_before', 'Only notes created before this time (exclusive).'),
+    ...noteFiltersA,
     speaker: optionalText('speaker', 'Only moments where this person speaks: the whole name, case aside.'),
   })
   .transform((input, ctx): SearchQuery => {
-    // The list's filters and rules: created_before is exclusive in Form A.
-    const range = createdRange(input, ctx, false);
-    if (!range) return z.NEVER;
+    // The list's filters and rules.
+    const filters = filtersOfA(input, ctx);
+    if (!filters) return z.NEVER;
     return {
       q: input.q,
       limit: input.limit ?? 10,
-      filters: {
-        ...(input.platform && { platforms: [input.platform] }),
-        ...range,
-        ...(input.speaker && { speaker: input.speaker }),
-      },
+      filters: { ...filters, ...(input.speaker && { speaker: input.speaker }) },
     };
   });
 

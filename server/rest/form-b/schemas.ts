@@ -8,16 +8,19 @@ import {
   createdRange,
   dateTimeParam,
   enumParam,
+  hasMoreField,
   isoDateTime,
   limitParam,
   MALFORMED,
+  opaqueCursorParam,
+  opaqueNextCursor,
   optionalText,
+  readOpaqueCursor,
   requiredText,
 } from '../../http/params';
 import type { SearchQuery } from '../procedures/search';
 import { EndpointActive, EndpointEvents, EndpointId, EndpointUrl } from '../webhook-params';
 import { WEBHOOK_EVENTS } from '../../domain';
-import { CURSOR_MAX_LENGTH, CURSOR_PATTERN, decodeCursor } from '../../http/opaque-cursor';
 import { uuidPathParam } from '../../http/params';
 import {
   API_TIMESTAMP_LENGTH,
@@ -82,7 +85,7 @@ export const NoteListB = z
         description:
           'The created_at of the last note on the page (a date-time); pass as cursor. Null on the last page.',
       }),
-    has_more: z.boolean().meta({ description: 'Whether a next page exists.' }),
+    has_more: hasMoreField,
   })
   .meta({ id: 'NoteList', description: 'A page of notes.' });
 
@@ -93,6 +96,31 @@ const PLATFORM_FILTER_B: Record<(typeof PLATFORMS_B)[number], Platform[]> = {
   teams: ['teams'],
   phone: ['phone', 'microphone'],
 };
+
+/** The list's filters, which a search takes too (docs/rules.md#paging-through-notes). */
+const noteFiltersB = {
+  platform: enumParam(PLATFORMS_B, 'platform')
+    .meta({
+      description: 'Only notes recorded on this platform; phone includes recordings from a microphone.',
+    })
+    .optional(),
+  created_after: dateTimeParam('created_after', 'Only notes created at or after this time (inclusive).'),
+  created_before: dateTimeParam('created_before', 'Only notes created at or before this time (inclusive).'),
+};
+
+/** The filters as a query; created_before is inclusive in Form B. */
+function filtersOfB(
+  input: {
+    platform?: (typeof PLATFORMS_B)[number] | undefined;
+    created_after?: string;
+    created_before?: string;
+  },
+  ctx: z.RefinementCtx,
+) {
+  const range = createdRange(input, ctx, true);
+  if (!range) return null;
+  return { ...(input.platform && { platforms: PLATFORM_FILTER_B[input.platform] }), ...range };
+}
 
 export const listNotesInputB = z
   .object({
@@ -106,13 +134,7 @@ export const listNotesInputB = z
         maxLength: MAX_QUERY_VALUE_LENGTH,
       })
       .optional(),
-    platform: enumParam(PLATFORMS_B, 'platform')
-      .meta({
-        description: 'Only notes recorded on this platform; phone includes recordings from a microphone.',
-      })
-      .optional(),
-    created_after: dateTimeParam('created_after', 'Only notes created at or after this time (inclusive).'),
-    created_before: dateTimeParam('created_before', 'Only notes created at or before this time (inclusive).'),
+    ...noteFiltersB,
   })
   .transform((input, ctx): ListNotesQuery => {
     let after: Date | undefined;
@@ -124,15 +146,13 @@ export const listNotesInputB = z
       }
       after = new Date(parsed.data);
     }
-    // created_before is inclusive in Form B.
-    const range = createdRange(input, ctx, true);
-    if (!range) return z.NEVER;
+    const filters = filtersOfB(input, ctx);
+    if (!filters) return z.NEVER;
     return {
       limit: input.limit ?? 20,
       // created_at is distinct within an account, so the timestamp alone is an exact position.
       ...(after && { after: { createdAt: after } }),
-      ...(input.platform && { platforms: PLATFORM_FILTER_B[input.platform] }),
-      ...range,
+      ...filters,
     };
   });
 
@@ -154,27 +174,17 @@ export const searchNotesInputB = z
       pattern: '\\S',
     }),
     limit: limitParam(SEARCH_LIMIT_MAX, 5),
-    platform: enumParam(PLATFORMS_B, 'platform')
-      .meta({
-        description: 'Only notes recorded on this platform; phone includes recordings from a microphone.',
-      })
-      .optional(),
-    created_after: dateTimeParam('created_after', 'Only notes created at or after this time (inclusive).'),
-    created_before: dateTimeParam('created_before', 'Only notes created at or before this time (inclusive).'),
+    ...noteFiltersB,
     speaker: optionalText('speaker', 'Only notes in which this person speaks: the whole name, case aside.'),
   })
   .transform((input, ctx): SearchQuery => {
-    // The list's filters and rules: created_before is inclusive in Form B.
-    const range = createdRange(input, ctx, true);
-    if (!range) return z.NEVER;
+    // The list's filters and rules.
+    const filters = filtersOfB(input, ctx);
+    if (!filters) return z.NEVER;
     return {
       q: input.q,
       limit: input.limit ?? 5,
-      filters: {
-        ...(input.platform && { platforms: PLATFORM_FILTER_B[input.platform] }),
-        ...range,
-        ...(input.speaker && { speaker: input.speaker }),
-      },
+      filters: { ...filters, ...(input.speaker && { speaker: input.speaker }) },
     };
   });
 
@@ -268,12 +278,8 @@ export const DeliveryPageB = z
     data: z
       .array(DeliveryAttemptB)
       .meta({ description: 'The page of attempts, newest first.', maxItems: DELIVERIES_LIMIT_MAX }),
-    next_cursor: z.string().nullable().meta({
-      description: 'Opaque; pass as cursor for the next page. Null on the last page.',
-      maxLength: CURSOR_MAX_LENGTH,
-      pattern: CURSOR_PATTERN,
-    }),
-    has_more: z.boolean().meta({ description: 'Whether a next page exists.' }),
+    next_cursor: opaqueNextCursor,
+    has_more: hasMoreField,
   })
   .meta({ id: 'DeliveryAttemptList', description: 'A page of delivery attempts.' });
 
@@ -281,20 +287,10 @@ export const listDeliveriesInputB = z
   .object({
     id: uuidPathParam,
     limit: limitParam(DELIVERIES_LIMIT_MAX, 25),
-    cursor: z
-      .string()
-      .meta({
-        description: 'The next_cursor of the previous page.',
-        maxLength: CURSOR_MAX_LENGTH,
-        pattern: CURSOR_PATTERN,
-      })
-      .optional(),
+    cursor: opaqueCursorParam,
   })
   .transform((input, ctx) => {
-    const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
-    if (after === null) {
-      ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cursor is malformed', params: MALFORMED });
-      return z.NEVER;
-    }
+    const after = readOpaqueCursor(input.cursor, ctx);
+    if (after === null) return z.NEVER;
     return { id: input.id, limit: input.limit ?? 25, ...(after && { after }) };
   });
