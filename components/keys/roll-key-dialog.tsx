@@ -4,10 +4,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
-import { ErrorMessage } from '../ui/card';
+import { MutationError } from '../ui/card';
 import { ShownOnce } from '../ui/copy-button';
 import { Modal, ModalClose } from '../ui/dialog';
-import { isRetryable } from '../ui/friendly-error';
 import { formatDateTime } from '../ui/relative-time';
 import { DEFAULT_OVERLAP_SECONDS, OverlapField } from '../ui/overlap-field';
 import { useToast } from '../ui/toast';
@@ -151,13 +150,7 @@ export function RollKeyDialog({
               overlap: 'Both keys work during this time; then only the new one does.',
             }}
           />
-          <ErrorMessage
-            error={roll.error}
-            onRetry={
-              isRetryable(roll.error) ? () => roll.variables && roll.mutate(roll.variables) : undefined
-            }
-            retrying={roll.isPending}
-          />
+          <MutationError mutation={roll} />
           <div className="flex flex-wrap justify-end gap-2">
             <ModalClose>
               <Button variant="secondary">Cancel</Button>

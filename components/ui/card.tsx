@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { friendlyMessage } from './friendly-error';
+import { friendlyMessage, isRetryable } from './friendly-error';
 
 export function Card({ children, className = '' }: { children: ReactNode; className?: string }) {
   return (
@@ -95,5 +95,37 @@ export function Badge({ color = 'zinc', children }: { color?: keyof typeof BADGE
     >
       {children}
     </span>
+  );
+}
+
+/** The part of a mutation (TanStack Query's useMutation) that MutationError reads. */
+interface RetryableMutation<V> {
+  error: unknown;
+  variables: V | undefined;
+  isPending: boolean;
+  mutate(variables: V): unknown;
+}
+
+/**
+ * A mutation's error, with "Try again" sending the same call again when retrying can help
+ * (not for a refusal of the input, a missing resource or a lost session). `shown` is the message
+ * to show when the form shows some errors beside their fields instead; by default the mutation's own.
+ */
+export function MutationError<V>({
+  mutation,
+  shown,
+}: {
+  mutation: RetryableMutation<V>;
+  shown?: { message: string } | null;
+}) {
+  const { variables } = mutation;
+  return (
+    <ErrorMessage
+      error={shown === undefined ? (mutation.error as { message: string } | null) : shown}
+      onRetry={
+        isRetryable(mutation.error) && variables !== undefined ? () => mutation.mutate(variables) : undefined
+      }
+      retrying={mutation.isPending}
+    />
   );
 }

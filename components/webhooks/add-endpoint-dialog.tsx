@@ -5,8 +5,8 @@ import Link from 'next/link';
 import { useId, useState, type FormEvent } from 'react';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
-import { ErrorMessage } from '../ui/card';
-import { friendlyMessage, isRetryable } from '../ui/friendly-error';
+import { MutationError } from '../ui/card';
+import { friendlyMessage } from '../ui/friendly-error';
 import { useToast } from '../ui/toast';
 import { ShownOnce } from '../ui/copy-button';
 import { Modal, ModalClose } from '../ui/dialog';
@@ -175,14 +175,9 @@ export function AddEndpointDialog({ allowPrivateUrls }: { allowPrivateUrls: bool
             </p>
           </div>
 
-          <ErrorMessage
-            error={serverErrors.other ? { message: serverErrors.other } : null}
-            onRetry={
-              isRetryable(create.error)
-                ? () => create.variables && create.mutate(create.variables)
-                : undefined
-            }
-            retrying={create.isPending}
+          <MutationError
+            mutation={create}
+            shown={serverErrors.other ? { message: serverErrors.other } : null}
           />
 
           <div className="flex flex-wrap justify-end gap-2">

@@ -4,8 +4,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
-import { ErrorMessage } from '../ui/card';
-import { friendlyMessage, isRetryable } from '../ui/friendly-error';
+import { MutationError } from '../ui/card';
+import { friendlyMessage } from '../ui/friendly-error';
 import { Modal, ModalClose } from '../ui/dialog';
 import { EndpointEventCheckboxes } from './endpoint-event-checkboxes';
 import { EndpointDescriptionField, EndpointUrlField, endpointUrlHint } from './endpoint-fields';
@@ -127,13 +127,7 @@ export function EndpointEditDialog({
           }}
           error={eventsError ?? errors.events}
         />
-        <ErrorMessage
-          error={errors.other ? { message: errors.other } : null}
-          onRetry={
-            isRetryable(update.error) ? () => update.variables && update.mutate(update.variables) : undefined
-          }
-          retrying={update.isPending}
-        />
+        <MutationError mutation={update} shown={errors.other ? { message: errors.other } : null} />
         <div className="flex flex-wrap justify-end gap-2">
           <ModalClose>
             <Button variant="secondary">Cancel</Button>

@@ -4,8 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
-import { ErrorMessage } from '../ui/card';
-import { isRetryable } from '../ui/friendly-error';
+import { MutationError } from '../ui/card';
 import { Modal, ModalClose } from '../ui/dialog';
 import { TextField } from '../ui/field';
 import type { Endpoint } from './webhook-shared';
@@ -185,15 +184,7 @@ export function EndpointRecoverDialog({
             hint={`In your time zone (${timeZone}).${since === null ? defaultHint : ''}`}
             error={inputError}
           />
-          <ErrorMessage
-            error={recover.error}
-            onRetry={
-              isRetryable(recover.error)
-                ? () => recover.variables && recover.mutate(recover.variables)
-                : undefined
-            }
-            retrying={recover.isPending}
-          />
+          <MutationError mutation={recover} />
           <div className="flex flex-wrap justify-end gap-2">
             <ModalClose>
               <Button variant="secondary">Cancel</Button>

@@ -4,8 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
-import { ErrorMessage } from '../ui/card';
-import { isRetryable } from '../ui/friendly-error';
+import { MutationError } from '../ui/card';
 import { ShownOnce } from '../ui/copy-button';
 import { Modal, ModalClose } from '../ui/dialog';
 import { formatDateTime } from '../ui/relative-time';
@@ -123,15 +122,7 @@ export function EndpointRotateDialog({ endpoint, onRotated }: { endpoint: Endpoi
               overlap: 'Update your receiver within this time; after it, only the new secret signs.',
             }}
           />
-          <ErrorMessage
-            error={rotate.error}
-            onRetry={
-              isRetryable(rotate.error)
-                ? () => rotate.variables && rotate.mutate(rotate.variables)
-                : undefined
-            }
-            retrying={rotate.isPending}
-          />
+          <MutationError mutation={rotate} />
           <div className="flex flex-wrap justify-end gap-2">
             <ModalClose>
               <Button variant="secondary">Cancel</Button>
