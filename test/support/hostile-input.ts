@@ -37,6 +37,35 @@ export function expectError(res: Answer, form: Form, status: keyof typeof FORM_A
   if (mentions) expect(message).toContain(mentions);
 }
 
+/** What a row of a table expects: the form's error (naming the input), or a success. */
+export type RowOutcome = { error: keyof typeof FORM_A_CODE; mentions?: string } | { ok: number };
+
+/**
+ * Sends each of a row's requests and checks the answer: the form's exact error, or the success
+ * status with a JSON body that equals `plain`'s (the same request without the hostile part), when
+ * given. `check` looks further at each success.
+ */
+export async function expectRowAnswers(
+  form: Form,
+  outcome: RowOutcome,
+  paths: string[],
+  send: (path: string) => Promise<Answer>,
+  opts: { plain?: Answer | false; check?: (res: Answer) => void } = {},
+) {
+  for (const path of paths) {
+    const res = await send(path);
+    if ('error' in outcome) {
+      expectError(res, form, outcome.error, outcome.mentions);
+      continue;
+    }
+    expectApiHeaders(res);
+    expect({ path, status: res.status }).toEqual({ path, status: outcome.ok });
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    if (opts.plain) expect(res.json).toEqual(opts.plain.json);
+    opts.check?.(res);
+  }
+}
+
 /** Object.prototype's members, which a lookup in a plain object finds although no client sent them. */
 export const PROTOTYPE_NAMES = [
   'constructor',
