@@ -6,7 +6,8 @@ import {
   CONTACT,
   type OpenApiDocumentSettings,
   openApiDocumentSettings,
-  publicOrigin,
+  servedAt,
+  documentResponse,
   type Surface,
 } from '../rest/openapi-document';
 import { MAX_KEY_LENGTH } from './run-idempotently';
@@ -71,20 +72,11 @@ export function recorderOpenApiDocument(origin?: string): OpenAPIObject {
     doc.info = { ...doc.info, contact: CONTACT };
     return doc;
   })();
-  if (!origin) return cached;
-  return {
-    ...cached,
-    info: { ...cached.info, contact: { ...CONTACT, url: `${origin}/docs` } },
-    servers: [{ url: `${origin}${RECORDER_PREFIX}`, 'x-internal': false }],
-  };
+  return origin ? servedAt(cached, origin, RECORDER_PREFIX) : cached;
 }
 
 export function createRecorderOpenApiHandler(settings: OpenApiDocumentSettings = openApiDocumentSettings()) {
   return async function handleRecorderOpenApiDocument(request: Request): Promise<Response> {
-    const { origin, fromRequest } = publicOrigin(request, settings);
-    const headers = new Headers({ 'Cache-Control': 'public, max-age=300' });
-    // A shared cache must not hand one client's origin to another.
-    if (fromRequest) headers.set('Vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
-    return Response.json(recorderOpenApiDocument(origin), { headers });
+    return documentResponse(request, settings, recorderOpenApiDocument);
   };
 }

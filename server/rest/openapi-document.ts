@@ -441,13 +441,19 @@ export function openApiDocumentFor(form: FormName, origin?: string): OpenAPIObje
     doc.tags = [...(doc.tags ?? []), WEBHOOK_EVENTS_TAG];
     cache.set(form, doc);
   }
-  if (!origin) return doc;
+  return origin ? servedAt(doc, origin, V1_PREFIX) : doc;
+}
+
+/**
+ * A document as served at `origin`: its server absolute (origin + `prefix`), and the API reference
+ * at that origin as where a caller finds who answers for the API.
+ */
+export function servedAt(doc: OpenAPIObject, origin: string, prefix: string): OpenAPIObject {
   return {
     ...doc,
-    // The API reference at the same origin is where a caller finds who answers for the API.
     info: { ...doc.info, contact: { ...CONTACT, url: `${origin}/docs` } },
     // x-internal: false says the server is meant for the account's own clients, outside the service.
-    servers: [{ url: `${origin}${V1_PREFIX}`, 'x-internal': false }],
+    servers: [{ url: `${origin}${prefix}`, 'x-internal': false }],
   };
 }
 
@@ -539,10 +545,19 @@ export function createOpenApiDocumentHandler(settings: OpenApiDocumentSettings =
   return async function handleOpenApiDocument(request: Request): Promise<Response> {
     const form = documentForm(request);
     if (form instanceof Response) return form;
-    const { origin, fromRequest } = publicOrigin(request, settings);
-    const headers = new Headers({ 'Cache-Control': 'public, max-age=300' });
-    // A shared cache must not hand one client's origin to another.
-    if (fromRequest) headers.set('Vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
-    return Response.json(openApiDocumentFor(form, origin), { headers });
+    return documentResponse(request, settings, (origin) => openApiDocumentFor(form, origin));
   };
+}
+
+/** A document whose servers name the origin the client reached (publicOrigin), cached 5 minutes. */
+export function documentResponse(
+  request: Request,
+  settings: OpenApiDocumentSettings,
+  documentAt: (origin: string) => unknown,
+): Response {
+  const { origin, fromRequest } = publicOrigin(request, settings);
+  const headers = new Headers({ 'Cache-Control': 'public, max-age=300' });
+  // A shared cache must not hand one client's origin to another.
+  if (fromRequest) headers.set('Vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
+  return Response.json(documentAt(origin), { headers });
 }
