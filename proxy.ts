@@ -18,7 +18,8 @@ const MALFORMED_PATH = 'the address is not valid percent-encoded UTF-8';
 
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
-  const api = pathname.startsWith('/api/') || pathname === '/v1' || pathname.startsWith('/v1/');
+  const api =
+    pathname.startsWith('/api/') || pathname === '/v1' || pathname.startsWith('/v1/') || pathname === '/mcp';
   if (hasMalformedPathEncoding(pathname)) {
     return (
       malformedPathResponse(request) ??
@@ -48,8 +49,8 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   matcher: [
-    // Pages: not the JSON APIs, Next's build assets or Swagger UI's files.
-    '/((?!api/|v1/|v1$|_next/static|_next/image|docs/swagger/|favicon.ico).*)',
+    // Pages: not the JSON APIs (the MCP server's included), Next's build assets or Swagger UI's files.
+    '/((?!api/|v1/|v1$|mcp$|_next/static|_next/image|docs/swagger/|favicon.ico).*)',
     // The APIs only when the path has an escape that may not decode, so an ordinary API
     // request never pays for the proxy.
     '/v1/(.*%.*)',

@@ -449,3 +449,26 @@ test('the keys page, its roll dialog open and a rolled key shown, and its rename
   await page.emulateMedia({ colorScheme: 'light' });
   expect(found).toEqual([]);
 });
+
+test('the keys page shows the MCP server URL of this host, and a key made there lists the tools through it', {
+  tag: '@any-database',
+}, async ({ page, baseURL }) => {
+  await signInAsDemo(page, state);
+  await page.goto('/keys');
+  const key = await createKey(page, `Assistant ${Date.now()}`);
+  const shown = page.getByRole('figure').filter({ hasText: 'MCP server URL' }).locator('code');
+  await expect(shown).toHaveText(`${new URL(baseURL!).origin}/mcp`);
+  const url = await shown.textContent();
+  const res = await fetch(url!, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key.plaintext}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  expect(res.status).toBe(200);
+  const { result } = await res.json();
+  expect(result.tools.map((t: { name: string }) => t.name)).toContain('search_meetings');
+});

@@ -36,11 +36,40 @@ export function CurlExample() {
       </p>
       <Snippet label="List your notes" code={inKeysForm} />
       <Snippet label="The same request in Form B" code={inFormB} />
+      <McpConnection origin={origin} />
     </Card>
   );
 }
 
-function Snippet({ label, code }: { label: string; code: string }) {
+/** Where AI assistants connect: the MCP server, with the same keys. */
+function McpConnection({ origin }: { origin: string }) {
+  const url = `${origin}/mcp`;
+  const claudeCode = `claude mcp add --transport http meeting-notes ${url} \\\n  --header "Authorization: Bearer mnk_YOUR_API_KEY"`;
+  return (
+    <section aria-labelledby="mcp-heading" className="mt-6 border-t border-zinc-200 pt-4">
+      <h3 id="mcp-heading" className="text-sm font-semibold">
+        Connect an AI assistant (MCP)
+      </h3>
+      <p className="mt-1 text-sm text-zinc-600">
+        Claude, Cursor, VS Code and other MCP clients can search and read your meetings through the MCP server
+        at this URL (Streamable HTTP), with a key sent as a bearer token in the{' '}
+        <code className="font-mono text-xs">Authorization</code> header.
+      </p>
+      <Snippet label="MCP server URL" code={url} copyLabel="Copy URL" />
+      <Snippet label="Add it to Claude Code" code={claudeCode} />
+    </section>
+  );
+}
+
+function Snippet({
+  label,
+  code,
+  copyLabel = 'Copy command',
+}: {
+  label: string;
+  code: string;
+  copyLabel?: string;
+}) {
   return (
     <figure className="mt-4">
       <figcaption className="mb-1 text-xs font-medium text-zinc-500">{label}</figcaption>
@@ -52,7 +81,7 @@ function Snippet({ label, code }: { label: string; code: string }) {
         >
           <code>{code}</code>
         </pre>
-        <CopyButton value={code} label="Copy command" />
+        <CopyButton value={code} label={copyLabel} />
       </div>
     </figure>
   );

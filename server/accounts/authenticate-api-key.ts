@@ -1,7 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../db/client';
 import type { FormName, Plan } from '../domain';
-import { consumeRateLimits, rateLimitResult, type RateLimitResult } from '../rate-limit/consume-rate-limit';
+import { AppError } from '../errors';
+import {
+  consumeRateLimits,
+  rateLimitHeaders,
+  rateLimitResult,
+  type RateLimitResult,
+} from '../rate-limit/consume-rate-limit';
 import type { RateLimitRule } from '../rate-limit/plan-limits';
 import { type Account, type ApiKey, usableKey } from './accounts';
 import { hashApiKey, looksLikeApiKey } from './api-key-crypto';
@@ -111,6 +117,26 @@ export interface CountedRequest {
   /** The request's form: the X-API-Form override when one was given, else the key's. */
   form: FormName;
   limit: RateLimitResult;
+}
+
+/** The answer to a missing, unknown, revoked or expired key. */
+export const invalidApiKey = () =>
+  new AppError('invalid_api_key', 'Missing, invalid, revoked or expired API key');
+
+/**
+ * Why a counted request goes no further: a full window (429, docs/rules.md#rate-limits) or an
+ * account without early access (403); null when it may. The window's X-RateLimit-* headers (and
+ * Retry-After when full) are set on `headers` either way.
+ */
+export function refusalOf({ principal, limit }: CountedRequest, headers: Headers): AppError | null {
+  for (const [k, v] of Object.entries(rateLimitHeaders(limit))) headers.set(k, v);
+  if (!limit.allowed) {
+    const which = limit.window.description ? ` (${limit.window.description})` : '';
+    return new AppError('rate_limited', `Rate limit exceeded${which}; retry after the time in Retry-After`);
+  }
+  if (!principal.account.earlyAccess)
+    return new AppError('forbidden', 'API access is limited to early-access accounts');
+  return null;
 }
 
 // Raised by the statement below when one window counted the request and another refused it:

@@ -13,6 +13,8 @@ export interface ListNotesQuery {
   platforms?: Platform[];
   createdFrom?: Date;
   createdBefore?: { at: Date; inclusive: boolean };
+  /** Leave the transcripts out (each record's is empty): for a caller that shows none. */
+  withoutTranscripts?: boolean;
 }
 
 /** A page of the account's notes with their transcripts, in one statement. */
@@ -48,7 +50,10 @@ export async function listNotes(db: Queryable, accountId: string, query: ListNot
     .limit(query.limit + 1)
     .as('page');
   const rows = await db
-    .select({ ...page._.selectedFields, segments: foldedTranscript(page.id) })
+    .select({
+      ...page._.selectedFields,
+      segments: query.withoutTranscripts ? sql<string | null>`null` : foldedTranscript(page.id),
+    })
     .from(page)
     .orderBy(desc(page.createdAt), desc(page.id));
   const hasMore = rows.length > query.limit;

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { authenticateApiKey, bearerToken } from '../accounts/authenticate-api-key';
-import { AppError } from '../errors';
+import { authenticateApiKey, bearerToken, invalidApiKey } from '../accounts/authenticate-api-key';
 import {
   API_RESPONSE_HEADERS,
   type ApiHandlerDeps,
@@ -44,7 +43,7 @@ export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' |
         bearerToken(request.headers.get('authorization')),
         deps.now?.() ?? new Date(),
       );
-      if (!principal) throw new AppError('invalid_api_key', 'Missing, invalid, revoked or expired API key');
+      if (!principal) throw invalidApiKey();
       const idempotencyKey =
         request.method === 'POST' ? parseIdempotencyKey(request.headers.get('idempotency-key')) : null;
       const route = dispatch.routeOf(request);

@@ -1,6 +1,6 @@
 import type { OpenApiRouter } from 'trpc-to-openapi';
 import type { ApiPrincipal } from '../accounts/authenticate-api-key';
-import type { FormName } from '../domain';
+import type { FormName, Platform } from '../domain';
 import type { RateLimitWindow } from '../rate-limit/consume-rate-limit';
 import type { RateLimitRule } from '../rate-limit/plan-limits';
 import { formA } from './form-a';
@@ -12,6 +12,21 @@ import type { FormProfile } from './form-profiles';
 // server only). Every place that differs by form looks the form up in one of the two; the
 // compiler refuses a FormName (server/domain.ts) missing from either. The form folders import
 // only types from here, so the registry below and the forms never load in a cycle.
+
+/**
+ * How a form names platforms and bounds a date range, for surfaces outside its router that speak
+ * the key's form (the MCP server): the same rules as its list's filters.
+ */
+export interface NotesVocabulary {
+  /** The platforms a filter may name, and a note's platform is written as. */
+  platforms: readonly [string, ...string[]];
+  /** The stored platforms a filter's platform stands for. */
+  platformsOf(platform: string): Platform[];
+  /** A stored platform in the form's words. */
+  presentPlatform(platform: Platform): string;
+  /** Whether created_before includes its own instant. */
+  createdBeforeInclusive: boolean;
+}
 
 /** An API form complete: what it says (its profile) and what it serves. */
 export interface RestForm extends FormProfile {
@@ -26,6 +41,7 @@ export interface RestForm extends FormProfile {
    * form's presenters from the sample records of openapi-samples.ts: the document's examples.
    */
   openApiExamples(): Record<string, unknown>;
+  notesVocabulary: NotesVocabulary;
 }
 
 /** The registry of API forms as served. */

@@ -55,6 +55,8 @@ export const SAMPLE_NOTE_PAGE: NotePage = { notes: [SAMPLE_NOTE], hasMore: true 
 export const SAMPLE_PASSAGE: PassageHit = {
   noteId: SAMPLE_NOTE.id,
   title: SAMPLE_NOTE.title,
+  startedAt: SAMPLE_NOTE.startedAt,
+  speaker: 'Sam',
   snippet: 'Yes, the onboarding flow is ready.',
   score: 0.83,
   startTime: 3.4,

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { authenticateAndCount, bearerToken } from '../accounts/authenticate-api-key';
-import { AppError } from '../errors';
+import {
+  authenticateAndCount,
+  bearerToken,
+  invalidApiKey,
+  refusalOf,
+} from '../accounts/authenticate-api-key';
 import { API_RESPONSE_HEADERS, type ApiHandlerDeps, V1_PREFIX } from '../http/api-surfaces';
 import { hasMalformedPathEncoding, malformedPathError } from '../http/malformed-path';
-import { rateLimitHeaders } from '../rate-limit/consume-rate-limit';
 import { DEFAULT_FORM } from '../domain';
 import { FORMS, mapForms } from './forms';
 import { formFromHeader } from './form-header';
@@ -47,21 +50,12 @@ export function createV1Handler(deps: V1HandlerDeps) {
         rules,
         now: now(),
       });
-      if (!counted) throw new AppError('invalid_api_key', 'Missing, invalid, revoked or expired API key');
-      const { principal, form: formName, limit } = counted;
+      if (!counted) throw invalidApiKey();
+      const { principal, form: formName } = counted;
+      // Refusals from here on are written in the key's (or the header's) form.
       form = FORMS[formName];
-
-      for (const [k, v] of Object.entries(rateLimitHeaders(limit))) headers.set(k, v);
-      if (!limit.allowed) {
-        const which = limit.window.description ? ` (${limit.window.description})` : '';
-        throw new AppError(
-          'rate_limited',
-          `Rate limit exceeded${which}; retry after the time in Retry-After`,
-        );
-      }
-      if (!principal.account.earlyAccess) {
-        throw new AppError('forbidden', 'API access is limited to early-access accounts');
-      }
+      const refused = refusalOf(counted, headers);
+      if (refused) throw refused;
 
       const dispatch = dispatchers[formName];
       const route = dispatch.routeOf(request);

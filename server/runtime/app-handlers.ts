@@ -12,6 +12,7 @@ import {
   openApiDocumentSettings,
 } from '../rest/openapi-document';
 import { createV1Handler } from '../rest/v1-handler';
+import { createMcpHandler, MCP_PATH } from '../mcp/mcp-handler';
 import { createAsyncApiDocumentHandler } from '../rest/asyncapi-document';
 import type { FetchHandler } from '../http/serve-node';
 import { createHealthHandler, createReadyHandler, HEALTH_PATH, READY_PATH } from '../health/health-handler';
@@ -20,6 +21,8 @@ import { traceRequest } from '../telemetry/tracing';
 
 export interface AppHandlers {
   v1: FetchHandler;
+  /** The MCP server for AI agents. */
+  mcp: FetchHandler;
   recorder: FetchHandler;
   openapi: FetchHandler;
   /** The event catalog as AsyncAPI documents. */
@@ -57,6 +60,7 @@ export interface AppDeps {
 /** The route each handler is traced under (as Next's app/ folder names it); /v1 and the recorder name theirs more precisely. */
 const ROUTES: Record<keyof AppHandlers, string> = {
   v1: '/v1/[[...path]]',
+  mcp: MCP_PATH,
   recorder: '/api/recorder/[[...path]]',
   openapi: '/api/openapi.json',
   asyncapi: '/api/asyncapi.json',
@@ -72,6 +76,7 @@ export function createAppHandlers(deps: AppDeps): AppHandlers {
   const auth = deps.auth ?? authSettings();
   const handlers: AppHandlers = {
     v1: createV1Handler(deps),
+    mcp: createMcpHandler(deps),
     recorder: createRecorderHandler(deps),
     openapi: createOpenApiDocumentHandler(deps.openapi ?? openApiDocumentSettings()),
     asyncapi: createAsyncApiDocumentHandler(),
@@ -104,6 +109,7 @@ export function createAppHandlers(deps: AppDeps): AppHandlers {
 /** Which handler serves a path, as Next's app/ folder lays them out. */
 export function routeFor(handlers: AppHandlers, pathname: string): FetchHandler | undefined {
   if (pathname === '/v1' || pathname.startsWith('/v1/')) return handlers.v1;
+  if (pathname === MCP_PATH) return handlers.mcp;
   // The recorder's document is public, unlike the recorder API around it.
   if (pathname === RECORDER_OPENAPI_PATH) return handlers.recorderOpenapi;
   if (pathname === RECORDER_PREFIX || pathname.startsWith(`${RECORDER_PREFIX}/`)) return handlers.recorder;

@@ -7,12 +7,16 @@ import { readSegmentVectors } from './index-meeting';
 import { passageText } from './make-passages';
 import { makeSnippet } from './make-snippet';
 import { relevanceOf, type Relevance } from './relevance';
-import { meetingConditions, type SearchFilters, sameSpeaker } from './search-filters';
+import { meetingConditions, type SearchFilters, sameSpeaker } from '../notes/note-filters';
 import { columnDimensions, toVectorLiteral, vectorSearch } from './vector-search';
 
 export interface PassageHit {
   noteId: string;
   title: string | null;
+  /** When the meeting began. */
+  startedAt: Date;
+  /** Who speaks at the moment. */
+  speaker: string;
   snippet: string;
   score: number;
   startTime: number;
@@ -66,11 +70,12 @@ export async function searchPassages(
     id: string;
     meeting_id: string;
     title: string | null;
+    started_ms: number;
     first_sequence: number;
     last_sequence: number;
     distance: number;
   }>(db, {
-    select: sql`p.id, p.meeting_id, m.title, p.first_sequence, p.last_sequence, p.embedding <=> ${literal}::vector as distance`,
+    select: sql`p.id, p.meeting_id, m.title, (extract(epoch from m.started_at) * 1000)::float8 as started_ms, p.first_sequence, p.last_sequence, p.embedding <=> ${literal}::vector as distance`,
     from: sql`from passages p join meetings m on m.id = p.meeting_id
               where p.account_id = ${accountId} and p.model = ${embedder.model} and p.embedding is not null
               ${meetingConditions(filters)}${bySpeaker}`,
@@ -160,6 +165,8 @@ export async function searchPassages(
     hits.push({
       noteId: row.meeting_id,
       title: row.title,
+      startedAt: new Date(Number(row.started_ms)),
+      speaker: segment?.speaker ?? '',
       snippet: makeSnippet(text, span ?? { start: 0, end: text.length }, q),
       score: 1 - Number(row.distance),
       startTime: Number(segment?.start_time ?? 0),

@@ -6,7 +6,7 @@ import { noteColumns, withTranscripts } from '../notes/load-notes';
 import type { NoteRecord } from '../notes/note-record';
 import { inArray } from 'drizzle-orm';
 import { embedQuery } from './embed-checked';
-import { meetingConditions, type SearchFilters } from './search-filters';
+import { meetingConditions, type SearchFilters } from '../notes/note-filters';
 import { columnDimensions, toVectorLiteral, vectorSearch } from './vector-search';
 
 /**

@@ -1,4 +1,5 @@
 import { ACCOUNT_DAY, windowsOf } from '../../rate-limit/plan-limits';
+import { type Platform, PLATFORMS } from '../../domain';
 import type { Db } from '../../db/client';
 import type { Services } from '../../services';
 import type { SearchQuery } from '../procedures/search';
@@ -107,4 +108,11 @@ export const formA: RestForm = {
   rateLimits,
   rateLimitWindows: windowsOf(rateLimits),
   openApiExamples,
+  // Every platform by its own name; created_before is exclusive, as for notes.
+  notesVocabulary: {
+    platforms: PLATFORMS,
+    platformsOf: (platform) => [platform as Platform],
+    presentPlatform: (platform) => platform,
+    createdBeforeInclusive: false,
+  },
 };

@@ -32,6 +32,7 @@ import {
   presentEndpointList,
   presentNote,
   presentNoteList,
+  presentPlatformB,
   presentSearchResults,
 } from './present';
 import {
@@ -43,6 +44,8 @@ import {
   listNotesInputB,
   NoteB,
   NoteListB,
+  PLATFORM_FILTER_B,
+  PLATFORMS_B,
   SearchResultsB,
   searchNotesInputB,
 } from './schemas';
@@ -129,4 +132,11 @@ export const formB: RestForm = {
   rateLimits,
   rateLimitWindows: windowsOf(rateLimits),
   openApiExamples,
+  // No microphone: such notes are phone notes; created_before is inclusive, as for notes.
+  notesVocabulary: {
+    platforms: PLATFORMS_B,
+    platformsOf: (platform) => PLATFORM_FILTER_B[platform as (typeof PLATFORMS_B)[number]] ?? [],
+    presentPlatform: presentPlatformB,
+    createdBeforeInclusive: true,
+  },
 };

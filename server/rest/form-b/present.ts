@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Platform } from '../../domain';
 import type { NotePage, NoteRecord } from '../../notes/note-record';
 import { presentSummary } from '../../notes/summary';
 import type { WebhookEndpoint } from '../../webhooks/endpoints';
@@ -15,11 +16,14 @@ import type {
   SearchResultsB,
 } from './schemas';
 
+/** Form B has no microphone: such notes are phone notes. */
+export const presentPlatformB = (platform: Platform) => (platform === 'microphone' ? 'phone' : platform);
+
 export function presentNote(note: NoteRecord): z.input<typeof NoteB> {
   return {
     id: note.id,
     title: note.title,
-    platform: note.platform === 'microphone' ? 'phone' : note.platform,
+    platform: presentPlatformB(note.platform),
     duration_seconds: note.durationSeconds,
     started_at: note.startedAt.toISOString(),
     ended_at: note.endedAt.toISOString(),

@@ -90,7 +90,7 @@ export const NoteListB = z
   .meta({ id: 'NoteList', description: 'A page of notes.' });
 
 // Form B has no microphone; such notes are phone notes, and the phone filter finds them.
-const PLATFORM_FILTER_B: Record<(typeof PLATFORMS_B)[number], Platform[]> = {
+export const PLATFORM_FILTER_B: Record<(typeof PLATFORMS_B)[number], Platform[]> = {
   meet: ['meet'],
   zoom: ['zoom'],
   teams: ['teams'],

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import type { Services } from '../../services';
 import { restProcedure } from '../../http/openapi-trpc';
 import { documentedOutput } from './documented-output';
-import type { SearchFilters } from '../../search/search-filters';
+import type { SearchFilters } from '../../notes/note-filters';
 
 // GET /v1/notes/search: one procedure for both forms; each form says what it searches
 // (Form A passages, Form B summaries) and how it writes the results.
