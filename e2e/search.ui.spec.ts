@@ -140,3 +140,37 @@ test('the platform filter narrows a search too, and stays in the URL', async ({ 
   await page.reload();
   await expect(page.getByTestId('platform-filter')).toHaveValue('teams');
 });
+
+test('"Spoken by" and "Recorded" narrow a search as the API does, and stay in the URL', async ({
+  page,
+  baseURL,
+}) => {
+  const q = 'what should I work on to grow in my career';
+  const { apiKey } = demoLogin(state);
+  const res = await fetch(
+    `${baseURL}/v1/notes/search?${new URLSearchParams({ q, speaker: 'camille durand', limit: '50' })}`,
+    {
+      headers: { authorization: `Bearer ${apiKey}` },
+    },
+  );
+  const byApi = new Set(((await res.json()) as { data: { note_id: string }[] }).data.map((h) => h.note_id));
+  expect(byApi.size).toBeGreaterThan(0);
+
+  await signIn(page);
+  await page.getByTestId('since-filter').selectOption('30');
+  await page.waitForURL('**/notes?since=30');
+  await page.getByRole('textbox', { name: 'Spoken by' }).fill('camille durand');
+  await page.getByLabel('Search your meetings').fill(q);
+  await page.getByLabel('Search your meetings').press('Enter');
+  await page.waitForURL('**/notes?since=30&q=*');
+  expect(new URL(page.url()).searchParams.get('speaker')).toBe('camille durand');
+  await expect(page.getByRole('heading', { name: /spoken by camille durand, past 30 days$/ })).toBeVisible();
+  const results = page.getByTestId('search-result').or(page.getByTestId('weak-search-result'));
+  await expect(results.first()).toBeAttached();
+  const shown = await results.evaluateAll((items) => items.map((i) => i.getAttribute('data-note-id')));
+  for (const id of shown) expect(byApi.has(id!)).toBe(true);
+
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: 'Spoken by' })).toHaveValue('camille durand');
+  await expect(page.getByTestId('since-filter')).toHaveValue('30');
+});

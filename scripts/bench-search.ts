@@ -916,7 +916,11 @@ async function loadCorpus(
       const embedded = await embedEach(embedder, passageTexts, (p) => p.text);
       stats.embedMs += performance.now() - t;
       t = performance.now();
-      for (const [p, vector] of embedded) passageRows.push(`(${p.row.join(',')},'${vectorText(vector)}')`);
+      // Every meeting here is English: its passages' words are read as the service reads them.
+      for (const [p, vector] of embedded)
+        passageRows.push(
+          `(${p.row.join(',')},'${vectorText(vector)}','english',to_tsvector('english', ${p.row[4]}))`,
+        );
       passageTexts = [];
       stats.generateMs += performance.now() - t;
     }
@@ -938,7 +942,7 @@ async function loadCorpus(
     for (let i = 0; i < passageRows.length; i += INSERT_ROWS.passages) {
       await exec(
         database,
-        `insert into passages (id, meeting_id, account_id, position, text, first_sequence, last_sequence, model, embedding) values ${passageRows.slice(i, i + INSERT_ROWS.passages).join(',')}`,
+        `insert into passages (id, meeting_id, account_id, position, text, first_sequence, last_sequence, model, embedding, text_search_config, search_vector) values ${passageRows.slice(i, i + INSERT_ROWS.passages).join(',')}`,
       );
     }
     stats.insertMs += performance.now() - t;

@@ -5,7 +5,10 @@
 // hits in order. Also: how soon the meetings became searchable, and the search latency (p50, p95)
 // as seen by the client.
 //
-//   npx tsx scripts/eval-search-api.ts <set.json> --url http://127.0.0.1:3000 --key mn_... [--hour]
+//   npx tsx scripts/eval-search-api.ts <set.json> --url http://127.0.0.1:3000 --key mn_... [--hour] [--mcp]
+//   npm run eval:search [-- --mcp]     (the held-out set, scripts/search-eval/held-out-set.json)
+//
+// --mcp: asks the queries of the MCP server's search_meetings tool instead of /v1/notes/search.
 //
 // --hour: then records a one-hour meeting and reports how soon it is searchable, and how fast
 // search answers meanwhile.
@@ -17,7 +20,7 @@ import fs from 'node:fs';
 import { percentile } from './bench-stats';
 
 interface DevSet {
-  passages: { id: string; text: string }[];
+  passages: { id: string; text: string; lang?: string }[];
   queries: { id: string; text: string; expected: string; kind: string; crossLingual?: boolean }[];
 }
 
@@ -38,6 +41,7 @@ if (!base) {
   const { createServices } = await import('../server/services');
   const { createTestDatabase } = await import('../test/support/test-database');
   const { createV1Handler } = await import('../server/rest/v1-handler');
+  const { createMcpHandler, MCP_PATH } = await import('../server/mcp/mcp-handler');
   const { createRecorderHandler, RECORDER_PREFIX } = await import('../server/recorder/recorder-handler');
   const { serveNode } = await import('../server/http/serve-node');
   const { startWorker } = await import('../server/worker/worker');
@@ -61,8 +65,15 @@ if (!base) {
   };
   const v1 = createV1Handler(deps);
   const recorder = createRecorderHandler(deps);
+  const mcp = createMcpHandler(deps);
   const server = await serveNode((path) =>
-    path.startsWith(RECORDER_PREFIX) ? recorder : path.startsWith('/v1') ? v1 : undefined,
+    path.startsWith(RECORDER_PREFIX)
+      ? recorder
+      : path.startsWith('/v1')
+        ? v1
+        : path === MCP_PATH
+          ? mcp
+          : undefined,
   );
   base = server.url;
   const account = await createAccount(database.db, {
@@ -93,6 +104,25 @@ async function call<T = unknown>(path: string, init: RequestInit = {}): Promise<
 /** GET /v1/notes/search, Form A: the fields read here. */
 type SearchAnswer = { data: { note_id: string }[] };
 
+/** The notes of a query's hits in rank order: from /v1/notes/search, or search_meetings (--mcp). */
+async function searchNotes(q: string, limit: number): Promise<string[]> {
+  if (!args.includes('--mcp')) {
+    const res = await call<SearchAnswer>(`/v1/notes/search?q=${encodeURIComponent(q)}&limit=${limit}`);
+    return res.data.map((h) => h.note_id);
+  }
+  const res = await call<{ result: { structuredContent: { results: { meeting_id: string }[] } } }>('/mcp', {
+    method: 'POST',
+    headers: { accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search_meetings', arguments: { query: q, limit: Math.min(limit, 20) } },
+    }),
+  });
+  return res.result.structuredContent.results.map((h) => h.meeting_id);
+}
+
 const sentences = (text: string) =>
   text
     .match(/[^.!?]+[.!?]+(\s+|$)|[^.!?]+$/g)
@@ -104,7 +134,7 @@ const recordedAt = Date.now();
 for (const p of set.passages) {
   const { id } = await call<{ id: string }>('/api/recorder/meetings', {
     method: 'POST',
-    body: JSON.stringify({ title: `eval ${p.id}`, platform: 'zoom' }),
+    body: JSON.stringify({ title: `eval ${p.id}`, platform: 'zoom', language: p.lang ?? 'en' }),
   });
   // Five seconds a sentence, one after another.
   const segments = sentences(p.text).map((content, i) => ({
@@ -139,9 +169,9 @@ const groups = new Map<string, { n: number; r1: number; r5: number; mrr: number 
 const latencies: number[] = [];
 for (const q of set.queries) {
   const t0 = performance.now();
-  const res = await call<SearchAnswer>(`/v1/notes/search?q=${encodeURIComponent(q.text)}&limit=20`);
+  const hits = await searchNotes(q.text, 20);
   latencies.push(performance.now() - t0);
-  const ranked = [...new Set(res.data.map((h) => noteOf.get(h.note_id)))];
+  const ranked = [...new Set(hits.map((id) => noteOf.get(id)))];
   const rank = ranked.indexOf(q.expected) + 1;
   for (const g of [
     q.kind,
@@ -161,7 +191,7 @@ for (const q of set.queries) {
 const warm: number[] = [];
 for (const q of set.queries) {
   const t0 = performance.now();
-  await call(`/v1/notes/search?q=${encodeURIComponent(q.text)}&limit=10`);
+  await searchNotes(q.text, 10);
   warm.push(performance.now() - t0);
 }
 

@@ -4,6 +4,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect } from 'react';
 import type { Platform } from '@/server/domain';
+import { SINCE_DAYS, type SinceDays } from './since';
 import { useTRPC } from '../trpc';
 import { Button } from '../ui/button';
 import { Badge, EmptyState, ErrorMessage, Loading } from '../ui/card';
@@ -22,10 +23,13 @@ const PAGE_SIZE = 20;
 
 export function NoteList({
   platform,
+  since = null,
   pages = 1,
   onMore,
 }: {
   platform: Platform | null;
+  /** Only notes recorded in the past this many days. */
+  since?: SinceDays | null;
   /** How many pages the URL asks for (?pages=): loaded one after the other. */
   pages?: number;
   onMore?(pages: number): void;
@@ -33,7 +37,7 @@ export function NoteList({
   const trpc = useTRPC();
   const notes = useInfiniteQuery(
     trpc.notes.list.infiniteQueryOptions(
-      { platform, limit: PAGE_SIZE },
+      { platform, limit: PAGE_SIZE, ...(since && { sinceDays: since }) },
       {
         getNextPageParam: (page) => page.nextCursor,
         // While meetings wait to become searchable, look again now and then to show when they are.
@@ -61,9 +65,13 @@ export function NoteList({
   const items = notes.data.pages.flatMap((page) => page.items);
   const awaitingIndex = notes.data.pages[0]?.awaitingIndex ?? 0;
   if (items.length === 0)
-    return platform ? (
-      <EmptyState title={`No meetings from ${PLATFORM_LABELS[platform]}`}>
-        Choose “All” to see meetings from every platform.
+    return platform || since ? (
+      <EmptyState
+        title={`No meetings${platform ? ` from ${PLATFORM_LABELS[platform]}` : ''}${since ? ` in the ${SINCE_DAYS[since].toLowerCase()}` : ''}`}
+      >
+        {platform
+          ? 'Choose “All” to see meetings from every platform.'
+          : 'Choose “Any time” to see every meeting.'}
       </EmptyState>
     ) : (
       <EmptyState title="No meetings yet">

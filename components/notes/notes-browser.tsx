@@ -8,6 +8,7 @@ import { SelectField, TextField } from '../ui/field';
 import { NoteList } from './note-list';
 import { isPlatform, PLATFORM_LABELS, PLATFORMS } from './note-format';
 import { SEARCH_MAX_CHARS, SearchResults } from './search-results';
+import { SINCE_DAYS, type SinceDays, sinceFrom } from './since';
 
 /** At most this many pages come back from a URL (20 notes each). */
 const MAX_PAGES = 50;
@@ -18,8 +19,9 @@ function pagesFrom(value: string | null): number {
 }
 
 /**
- * The notes page. The query (?q=) and the platform (?platform=) live in the URL, so coming back
- * from a note returns to the same results and a search can be shared.
+ * The notes page. The query (?q=), the speaker it is narrowed to (?speaker=), the platform
+ * (?platform=) and the period (?since=) live in the URL, so coming back from a note returns to the
+ * same results and a search can be shared.
  */
 export function NotesBrowser() {
   const router = useRouter();
@@ -28,27 +30,41 @@ export function NotesBrowser() {
   const q = params.get('q')?.trim() ?? '';
   const platformParam = params.get('platform');
   const platform = isPlatform(platformParam) ? platformParam : null;
+  const since = sinceFrom(params.get('since'));
+  const speaker = params.get('speaker')?.trim() || null;
   // How many pages of the list are shown is in the URL too (?pages=), so a
   // reload or Back from a note shows as much of the list as before.
   const pages = pagesFrom(params.get('pages'));
 
   const [draft, setDraft] = useState(q);
+  const [speakerDraft, setSpeakerDraft] = useState(speaker ?? '');
   // Follow the URL when it changes underneath the form (back and forward, the clear button).
-  const [shownQ, setShownQ] = useState(q);
-  if (shownQ !== q) {
-    setShownQ(q);
+  const [shown, setShown] = useState({ q, speaker });
+  if (shown.q !== q || shown.speaker !== speaker) {
+    setShown({ q, speaker });
     setDraft(q);
+    setSpeakerDraft(speaker ?? '');
   }
 
   function navigate(
-    next: { q?: string; platform?: string | null; pages?: number },
+    next: {
+      q?: string;
+      speaker?: string | null;
+      platform?: string | null;
+      since?: SinceDays | null;
+      pages?: number;
+    },
     mode: 'push' | 'replace',
   ) {
     const search = new URLSearchParams();
     const nextPlatform = next.platform === undefined ? platform : next.platform;
+    const nextSince = next.since === undefined ? since : next.since;
     const nextQ = next.q === undefined ? q : next.q;
+    const nextSpeaker = next.speaker === undefined ? speaker : next.speaker;
     if (nextPlatform) search.set('platform', nextPlatform);
+    if (nextSince) search.set('since', String(nextSince));
     if (nextQ) search.set('q', nextQ);
+    if (nextQ && nextSpeaker) search.set('speaker', nextSpeaker);
     // Another filter starts the list again from its first page.
     if (next.pages && next.pages > 1) search.set('pages', String(next.pages));
     const url = search.size ? `${pathname}?${search}` : pathname;
@@ -58,12 +74,13 @@ export function NotesBrowser() {
 
   function onSearch(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    navigate({ q: draft.trim() }, 'push');
+    navigate({ q: draft.trim(), speaker: speakerDraft.trim() || null }, 'push');
   }
 
   function clearSearch() {
     setDraft('');
-    navigate({ q: '' }, 'push');
+    setSpeakerDraft('');
+    navigate({ q: '', speaker: null }, 'push');
   }
 
   return (
@@ -99,11 +116,22 @@ export function NotesBrowser() {
                 enterKeyHint="search"
               />
             </div>
+            <div className="sm:w-40">
+              <TextField
+                label="Spoken by"
+                name="speaker"
+                value={speakerDraft}
+                onChange={(e) => setSpeakerDraft(e.target.value)}
+                placeholder="Anyone"
+                autoComplete="off"
+                maxLength={200}
+              />
+            </div>
             <div className="flex gap-2">
               <Button type="submit" disabled={!draft.trim() || draft.length > SEARCH_MAX_CHARS}>
                 Search
               </Button>
-              {q || draft ? (
+              {q || draft || speakerDraft ? (
                 <Button variant="secondary" onClick={clearSearch}>
                   Clear
                 </Button>
@@ -112,7 +140,23 @@ export function NotesBrowser() {
           </form>
         </search>
 
-        <div className="md:w-52">
+        <div className="md:w-44">
+          <SelectField
+            label="Recorded"
+            data-testid="since-filter"
+            value={since ?? ''}
+            onChange={(e) => navigate({ since: sinceFrom(e.target.value) }, 'replace')}
+          >
+            <option value="">Any time</option>
+            {Object.entries(SINCE_DAYS).map(([days, label]) => (
+              <option key={days} value={days}>
+                {label}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+
+        <div className="md:w-44">
           <SelectField
             label="Platform"
             data-testid="platform-filter"
@@ -130,9 +174,14 @@ export function NotesBrowser() {
       </div>
 
       {q ? (
-        <SearchResults q={q} platform={platform} onClear={clearSearch} />
+        <SearchResults q={q} speaker={speaker} platform={platform} since={since} onClear={clearSearch} />
       ) : (
-        <NoteList platform={platform} pages={pages} onMore={(n) => navigate({ pages: n }, 'replace')} />
+        <NoteList
+          platform={platform}
+          since={since}
+          pages={pages}
+          onMore={(n) => navigate({ pages: n }, 'replace')}
+        />
       )}
     </div>
   );

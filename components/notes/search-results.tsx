@@ -9,6 +9,7 @@ import { Button } from '../ui/button';
 import { EmptyState, ErrorMessage, Loading } from '../ui/card';
 import { Highlight } from './highlight';
 import { formatTimestamp, noteTitle, PLATFORM_LABELS, type SearchHit } from './note-format';
+import { SINCE_DAYS, type SinceDays } from './since';
 
 /** The most the search procedure answers; the first PAGE are shown, the rest behind "Show more". */
 const RESULT_LIMIT = 50;
@@ -23,17 +24,29 @@ export const SEARCH_MAX_CHARS = 256;
  */
 export function SearchResults({
   q,
+  speaker = null,
   platform,
+  since = null,
   onClear,
 }: {
   q: string;
+  /** Only moments where this person speaks. */
+  speaker?: string | null;
   platform: Platform | null;
+  /** Only notes recorded in the past this many days. */
+  since?: SinceDays | null;
   onClear(): void;
 }) {
   const trpc = useTRPC();
   const tooLong = q.length > SEARCH_MAX_CHARS;
   const search = useQuery({
-    ...trpc.notes.search.queryOptions({ q, limit: RESULT_LIMIT, ...(platform && { platform }) }),
+    ...trpc.notes.search.queryOptions({
+      q,
+      limit: RESULT_LIMIT,
+      ...(platform && { platform }),
+      ...(since && { sinceDays: since }),
+      ...(speaker && { speaker }),
+    }),
     enabled: !tooLong,
   });
 
@@ -41,8 +54,9 @@ export function SearchResults({
     <section aria-labelledby="search-heading">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <h2 id="search-heading" className="text-sm font-medium text-zinc-800">
-          Passages matching “{tooLong ? `${q.slice(0, 60)}…` : q}”
+          Passages matching “{tooLong ? `${q.slice(0, 60)}…` : q}”{speaker ? ` spoken by ${speaker}` : ''}
           {platform ? ` on ${PLATFORM_LABELS[platform]}` : ''}
+          {since ? `, ${SINCE_DAYS[since].toLowerCase()}` : ''}
         </h2>
         <Button variant="ghost" onClick={onClear}>
           ← Back to all notes
@@ -116,7 +130,7 @@ function RankedResults({ hits, q }: { hits: SearchHit[]; q: string }) {
 }
 
 function SearchResult({ hit, q, weak = false }: { hit: SearchHit; q: string; weak?: boolean }) {
-  // Cosine similarity: shown as a share of a perfect match.
+  // The similarity (cosine, raised by the query's words): shown as a share of a perfect match.
   const percent = Math.round(Math.min(1, Math.max(0, hit.score)) * 100);
   return (
     <li

@@ -27,6 +27,7 @@ import {
 } from '../domain';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 // Every timestamp is kept at millisecond precision, as the API writes it.
 const ms = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
@@ -257,6 +258,10 @@ export const passages = pgTable(
      */
     segmentEmbeddings: bytea('segment_embeddings'),
     model: text('model').notNull(),
+    /** The text-search configuration of the meeting's language (server/search/text-search.ts). */
+    textSearchConfig: text('text_search_config').notNull().default('simple'),
+    /** The passage's words for full-text search, read in that configuration. */
+    searchVector: tsvector('search_vector'),
   },
   (t) => [
     primaryKey({ columns: [t.id, t.accountId] }),
@@ -267,6 +272,7 @@ export const passages = pgTable(
     index('passages_embedding_hnsw')
       .using('hnsw', t.embedding.op('vector_cosine_ops'))
       .with({ m: 24, ef_construction: 128 }),
+    index('passages_search_vector_gin').using('gin', t.searchVector),
   ],
 );
 

@@ -7,6 +7,7 @@ import type { Segment } from '../notes/note-record';
 import type { Summary } from '../notes/summary';
 import { embedEach, embedOne } from './embed-checked';
 import { makePassages, type PassageDraft } from './make-passages';
+import { searchVectorOf, textSearchConfig } from './text-search';
 
 // Each row carries its segments' vectors too (a few thousand numbers): batches stay moderate.
 const INSERT_BATCH = 100;
@@ -90,6 +91,12 @@ async function storePassages(
   embedded: (PassageDraft & { id?: string; embedding: number[]; segmentEmbeddings?: Uint8Array })[],
 ): Promise<void> {
   await db.delete(passages).where(eq(passages.meetingId, meeting.id));
+  // Full-text search reads each passage in its meeting's language.
+  const [language] = await db
+    .select({ language: meetings.language })
+    .from(meetings)
+    .where(eq(meetings.id, meeting.id));
+  const config = textSearchConfig(language?.language ?? '');
   for (let i = 0; i < embedded.length; i += INSERT_BATCH) {
     await db.insert(passages).values(
       embedded.slice(i, i + INSERT_BATCH).map(({ id, ...d }) => ({
@@ -98,6 +105,8 @@ async function storePassages(
         accountId: meeting.accountId,
         ...d,
         model,
+        textSearchConfig: config,
+        searchVector: searchVectorOf(config, d.text),
       })),
     );
   }

@@ -9,6 +9,7 @@ import { makeSnippet } from './make-snippet';
 import { relevanceOf, type Relevance } from './relevance';
 import { meetingConditions, type SearchFilters, sameSpeaker } from '../notes/note-filters';
 import { columnDimensions, toVectorLiteral, vectorSearch } from './vector-search';
+import { fullTextMatch, hasWords, wordCoverage } from './text-search';
 
 export interface PassageHit {
   noteId: string;
@@ -26,6 +27,21 @@ export interface PassageHit {
   relevance: Relevance;
 }
 
+/**
+ * How much a passage that holds the query's words gains: with a share `c` of them, its cosine
+ * similarity moves WORD_MATCH_WEIGHT × c² of the way to 1. A passage holding none keeps its
+ * similarity, so a query in other words than the meeting's (a paraphrase) ranks by meaning alone;
+ * one naming the meeting's own words puts the passage holding them first; squaring keeps a
+ * passage that shares a word or two with a paraphrase from rising. Below 1, passages holding all
+ * the words keep their order by cosine. Chosen on the development set
+ * (docs/performance.md#search-quality).
+ */
+export const WORD_MATCH_WEIGHT = 0.5;
+
+/** The score of a passage: its cosine similarity, raised toward 1 by the share of the query's words it holds. */
+export const blendedScore = (cosine: number, coverage: number) =>
+  cosine + (1 - cosine) * WORD_MATCH_WEIGHT * coverage ** 2;
+
 /** a[offset..offset+b.length) · b; the caller passes an `a` that holds that range. */
 const dot = (a: ArrayLike<number>, b: readonly number[], offset = 0) => {
   if (a.length < offset + b.length)
@@ -37,8 +53,9 @@ const dot = (a: ArrayLike<number>, b: readonly number[], offset = 0) => {
 };
 
 /**
- * Form A search (docs/rules.md#search): the account's passages ranked by cosine similarity to the
- * query, several per note if they rank so. Each hit reports the start of the segment in its
+ * Form A search (docs/rules.md#search): the account's passages ranked by their similarity to the
+ * query (cosine similarity of the embeddings, raised when the passage holds the query's words:
+ * blendedScore), several per note if they rank so. Each hit reports the start of the segment in its
  * passage that best matches the query by the same embedding, and a snippet around it. Only
  * vectors of the configured model are compared: while `npm run reindex` is moving
  * the database to another model, passages not yet on it are not searched.
@@ -66,7 +83,7 @@ export async function searchPassages(
   if ((await columnDimensions(db, 'passages', 'embedding')) !== embedder.dimensions) return [];
   const queryVector = await embedQuery(embedder, q);
   const literal = toVectorLiteral(queryVector);
-  const rows = await vectorSearch<{
+  type Row = {
     id: string;
     meeting_id: string;
     title: string | null;
@@ -74,15 +91,47 @@ export async function searchPassages(
     first_sequence: number;
     last_sequence: number;
     distance: number;
-  }>(db, {
-    select: sql`p.id, p.meeting_id, m.title, (extract(epoch from m.started_at) * 1000)::float8 as started_ms, p.first_sequence, p.last_sequence, p.embedding <=> ${literal}::vector as distance`,
-    from: sql`from passages p join meetings m on m.id = p.meeting_id
+  };
+  const select = sql`p.id, p.meeting_id, m.title, (extract(epoch from m.started_at) * 1000)::float8 as started_ms, p.first_sequence, p.last_sequence, p.embedding <=> ${literal}::vector as distance`;
+  const from = sql`from passages p join meetings m on m.id = p.meeting_id
               where p.account_id = ${accountId} and p.model = ${embedder.model} and p.embedding is not null
-              ${meetingConditions(filters)}${bySpeaker}`,
+              ${meetingConditions(filters)}${bySpeaker}`;
+  // 2 × limit candidates by meaning and as many holding all its words; the best 2 × limit of both, ranked
+  // by the blended score, go on to choose their moments.
+  const pool = 2 * limit;
+  const byMeaning = await vectorSearch<Row>(db, {
+    select,
+    from,
     distance: sql`p.embedding <=> ${literal}::vector`,
-    limit: 2 * limit,
+    limit: pool,
     exactMaxRows: services.exactSearchMaxRows,
   });
+  const fullText = hasWords(q) ? fullTextMatch(q) : null;
+  const byWords = fullText
+    ? await queryRows<Row & { rank: number }>(
+        db,
+        sql`select ${select}, ${fullText.rank} as rank ${from} and ${fullText.matches} order by rank desc, p.id limit ${pool}`,
+      )
+    : [];
+  const found = [...new Map([...byMeaning, ...byWords].map((r) => [r.id, r])).values()];
+  // How many of the query's words each candidate holds (none when no passage holds any).
+  const covered = byWords.length
+    ? await queryRows<{ id: string; coverage: number }>(
+        db,
+        sql`select p.id, ${wordCoverage(q)} as coverage from passages p
+            where p.account_id = ${accountId} and p.id in (${sql.join(
+              found.map((r) => sql`${r.id}`),
+              sql`, `,
+            )})`,
+      )
+    : [];
+  const coverageOf = new Map(covered.map((r) => [r.id, Number(r.coverage)]));
+  const scoreOf = (r: Row) => blendedScore(1 - Number(r.distance), coverageOf.get(r.id) ?? 0);
+  const rows = found
+    .map((row) => ({ row, score: scoreOf(row) }))
+    .sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : 1))
+    .slice(0, pool)
+    .map(({ row, score }) => ({ ...row, score }));
   if (rows.length === 0) return [];
 
   // The hits' segments, in one query.
@@ -168,10 +217,10 @@ export async function searchPassages(
       startedAt: new Date(Number(row.started_ms)),
       speaker: segment?.speaker ?? '',
       snippet: makeSnippet(text, span ?? { start: 0, end: text.length }, q),
-      score: 1 - Number(row.distance),
+      score: row.score,
       startTime: Number(segment?.start_time ?? 0),
       sequence,
-      relevance: relevanceOf(embedder.model, 1 - Number(row.distance)),
+      relevance: relevanceOf(embedder.model, row.score),
     });
   }
   return hits;

@@ -77,6 +77,8 @@ describe('migration 0011', () => {
         'passages_embedding_hnsw',
         'passages_id_account_id_pk',
         'passages_meeting_position_key',
+        // Added by a later migration (full-text search).
+        'passages_search_vector_gin',
       ]);
 
       // (meeting, position) is still unique; an unknown meeting is still refused.

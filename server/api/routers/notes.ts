@@ -23,11 +23,19 @@ const presentNote = (n: NoteRecord) => ({
   transcript: n.transcript,
 });
 
+/** The periods the notes page narrows to, in days back from now. */
+const sinceDays = z.union([z.literal(7), z.literal(30), z.literal(365)]).nullish();
+const DAY_MS = 86_400_000;
+/** Notes created at or after `days` days before now. */
+const createdSince = (days: number | null | undefined, now: Date) =>
+  days ? { createdFrom: new Date(now.getTime() - days * DAY_MS) } : {};
+
 export const notesRouter = createUiRouter({
   list: accountProcedure
     .input(
       z.object({
         platform: z.enum(PLATFORMS).nullish(),
+        sinceDays,
         cursor: z.string().nullish(),
         limit: z.number().int().min(1).max(100).default(20),
       }),
@@ -38,6 +46,7 @@ export const notesRouter = createUiRouter({
         limit: input.limit,
         ...(after && { after }),
         ...(input.platform && { platforms: [input.platform] }),
+        ...createdSince(input.sinceDays, ctx.now?.() ?? new Date()),
       });
       const last = page.notes.at(-1);
       const awaiting = await meetingsAwaitingIndex(ctx.db, ctx.accountId);
@@ -62,11 +71,16 @@ export const notesRouter = createUiRouter({
         q: z.string().trim().min(1, 'Type something to search for').max(256),
         limit: z.number().int().min(1).max(50).default(10),
         platform: z.enum(PLATFORMS).optional(),
+        sinceDays,
+        /** Only moments where this person speaks: the whole name, case aside. */
+        speaker: z.string().trim().min(1).max(200).optional(),
       }),
     )
     .query(({ ctx, input }) =>
       searchPassages(ctx.db, ctx.services, ctx.accountId, input.q, input.limit, {
         ...(input.platform && { platforms: [input.platform] }),
+        ...createdSince(input.sinceDays, ctx.now?.() ?? new Date()),
+        ...(input.speaker && { speaker: input.speaker }),
       }),
     ),
 

@@ -164,7 +164,10 @@ export const SearchHitA = z
       description: `At most ${SNIPPET_MAX_CHARS} characters of the matching passage, around its best-matching part.`,
       maxLength: SNIPPET_MAX_CHARS,
     }),
-    score: z.number().meta({ description: 'Cosine similarity of the embeddings; higher ranks first.' }),
+    score: z.number().meta({
+      description:
+        "Similarity to the query: the cosine similarity of the embeddings, raised toward 1 when the passage holds the query's words; higher ranks first.",
+    }),
     start_time: z.number().meta({
       description: 'Seconds from the start of the recording to the segment that matched.',
       minimum: 0,
