@@ -131,6 +131,10 @@ export const meetings = pgTable(
     /** Form B search matches the query against this; null until a summary is embedded. */
     summaryEmbedding: vector('summary_embedding', { dimensions: EMBEDDING_DIMENSIONS }),
     summaryEmbeddingModel: text('summary_embedding_model'),
+    /** The text-search configuration of the meeting's language (server/search/text-search.ts). */
+    summarySearchConfig: text('summary_search_config').notNull().default('simple'),
+    /** The summary's words (those Form B search matches) for full-text search, in that configuration. */
+    summarySearchVector: tsvector('summary_search_vector'),
   },
   (t) => [
     // One account's meetings never share a created_at, so a timestamp cursor is exact.
@@ -146,6 +150,7 @@ export const meetings = pgTable(
     index('meetings_summary_embedding_hnsw')
       .using('hnsw', t.summaryEmbedding.op('vector_cosine_ops'))
       .with({ m: 24, ef_construction: 128 }),
+    index('meetings_summary_search_vector_gin').using('gin', t.summarySearchVector),
   ],
 );
 

@@ -183,9 +183,21 @@ export async function indexSummary(
   summary: Summary,
   text: string | null,
 ): Promise<void> {
-  const vector = await embedOne(embedder, summarySearchText(summary, text));
+  const words = summarySearchText(summary, text);
+  const vector = await embedOne(embedder, words);
+  // Full-text search reads the summary in its meeting's language.
+  const [meeting] = await db
+    .select({ language: meetings.language })
+    .from(meetings)
+    .where(eq(meetings.id, meetingId));
+  const config = textSearchConfig(meeting?.language ?? '');
   await db
     .update(meetings)
-    .set({ summaryEmbedding: vector, summaryEmbeddingModel: embedder.model })
+    .set({
+      summaryEmbedding: vector,
+      summaryEmbeddingModel: embedder.model,
+      summarySearchConfig: config,
+      summarySearchVector: searchVectorOf(config, words),
+    })
     .where(eq(meetings.id, meetingId));
 }

@@ -9,7 +9,7 @@ import { makeSnippet } from './make-snippet';
 import { relevanceOf, type Relevance } from './relevance';
 import { meetingConditions, type SearchFilters, sameSpeaker } from '../notes/note-filters';
 import { columnDimensions, toVectorLiteral, vectorSearch } from './vector-search';
-import { fullTextMatch, hasWords, wordCoverage } from './text-search';
+import { blendedScore, fullTextMatch, hasWords, wordCoverage } from './text-search';
 
 export interface PassageHit {
   noteId: string;
@@ -26,21 +26,6 @@ export interface PassageHit {
   /** For the settings app's presentation only; the API leaves it out. */
   relevance: Relevance;
 }
-
-/**
- * How much a passage that holds the query's words gains: with a share `c` of them, its cosine
- * similarity moves WORD_MATCH_WEIGHT × c² of the way to 1. A passage holding none keeps its
- * similarity, so a query in other words than the meeting's (a paraphrase) ranks by meaning alone;
- * one naming the meeting's own words puts the passage holding them first; squaring keeps a
- * passage that shares a word or two with a paraphrase from rising. Below 1, passages holding all
- * the words keep their order by cosine. Chosen on the development set
- * (docs/performance.md#search-quality).
- */
-export const WORD_MATCH_WEIGHT = 0.5;
-
-/** The score of a passage: its cosine similarity, raised toward 1 by the share of the query's words it holds. */
-export const blendedScore = (cosine: number, coverage: number) =>
-  cosine + (1 - cosine) * WORD_MATCH_WEIGHT * coverage ** 2;
 
 /** a[offset..offset+b.length) · b; the caller passes an `a` that holds that range. */
 const dot = (a: ArrayLike<number>, b: readonly number[], offset = 0) => {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import { type Db, queryRows } from '../db/client';
 import { meetings } from '../db/schema';
 import type { Services } from '../services';
 import { noteColumns, withTranscripts } from '../notes/load-notes';
@@ -8,9 +8,11 @@ import { inArray } from 'drizzle-orm';
 import { embedQuery } from './embed-checked';
 import { meetingConditions, type SearchFilters } from '../notes/note-filters';
 import { columnDimensions, toVectorLiteral, vectorSearch } from './vector-search';
+import { blendedScore, fullTextMatch, hasWords, SUMMARY_WORDS, wordCoverage } from './text-search';
 
 /**
- * Form B search (docs/rules.md#search): the query against the account's summary embeddings; notes
+ * Form B search (docs/rules.md#search): the query against the account's summary embeddings and,
+ * as for passages, their words (a summary holding every word of the query ranks higher); notes
  * without a summary are not matched. Full notes, best first. Only summaries embedded by the
  * configured model are compared, as in searchPassages.
  */
@@ -25,21 +27,48 @@ export async function searchSummaries(
   if ((await columnDimensions(db, 'meetings', 'summary_embedding')) !== services.embedder.dimensions)
     return [];
   const literal = toVectorLiteral(await embedQuery(services.embedder, q));
-  const ranked = await vectorSearch<{ id: string; distance: number }>(db, {
-    select: sql`m.id, m.summary_embedding <=> ${literal}::vector as distance`,
-    from: sql`from meetings m where m.account_id = ${accountId} and m.transcribed_at is not null
+  const from = sql`from meetings m where m.account_id = ${accountId} and m.transcribed_at is not null
               and m.summary_embedding is not null and m.summary_embedding_model = ${services.embedder.model}
               ${meetingConditions(filters)}${
                 filters.speaker
                   ? sql` and exists (select 1 from transcript_segments s where s.meeting_id = m.id
                            and lower(s.speaker) = lower(${filters.speaker}))`
                   : sql``
-              }`,
+              }`;
+  const select = sql`m.id, m.summary_embedding <=> ${literal}::vector as distance`;
+  // The `limit` nearest summaries and as many holding every word of the query, ranked together
+  // as passages are (searchPassages).
+  const byMeaning = await vectorSearch<{ id: string; distance: number }>(db, {
+    select,
+    from,
     distance: sql`m.summary_embedding <=> ${literal}::vector`,
     limit,
     exactMaxRows: services.exactSearchMaxRows,
   });
-  if (ranked.length === 0) return [];
+  const fullText = hasWords(q) ? fullTextMatch(q, SUMMARY_WORDS) : null;
+  const byWords = fullText
+    ? await queryRows<{ id: string; distance: number; rank: number }>(
+        db,
+        sql`select ${select}, ${fullText.rank} as rank ${from} and ${fullText.matches} order by rank desc, m.id limit ${limit}`,
+      )
+    : [];
+  const found = [...new Map([...byMeaning, ...byWords].map((r) => [r.id, r])).values()];
+  if (found.length === 0) return [];
+  const covered = byWords.length
+    ? await queryRows<{ id: string; coverage: number }>(
+        db,
+        sql`select m.id, ${wordCoverage(q, SUMMARY_WORDS)} as coverage from meetings m
+            where m.account_id = ${accountId} and m.id in (${sql.join(
+              found.map((r) => sql`${r.id}`),
+              sql`, `,
+            )})`,
+      )
+    : [];
+  const coverageOf = new Map(covered.map((r) => [r.id, Number(r.coverage)]));
+  const ranked = found
+    .map((r) => ({ id: r.id, score: blendedScore(1 - Number(r.distance), coverageOf.get(r.id) ?? 0) }))
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+    .slice(0, limit);
   const rows = await db
     .select(noteColumns)
     .from(meetings)

@@ -35,39 +35,71 @@ export function textSearchConfig(language: string): string {
   return CONFIG_OF_LANGUAGE[primary] ?? 'simple';
 }
 
-/** The tsvector of a passage's text in its configuration (a literal from the list above). */
+/** The tsvector of a text in a configuration (a name from the list above). */
 export const searchVectorOf = (config: string, text: string): SQL =>
   sql`to_tsvector(${config}::regconfig, ${text})`;
+
+/** Where a row keeps its words and the configuration they were read in. */
+export interface SearchColumns {
+  config: SQL;
+  vector: SQL;
+}
+
+/** A passage `p`'s words. */
+export const PASSAGE_WORDS: SearchColumns = {
+  config: sql`p.text_search_config`,
+  vector: sql`p.search_vector`,
+};
+/** A meeting `m`'s summary's words. */
+export const SUMMARY_WORDS: SearchColumns = {
+  config: sql`m.summary_search_config`,
+  vector: sql`m.summary_search_vector`,
+};
 
 /** Whether the query has a word at all (a query of punctuation has nothing to match). */
 export const hasWords = (q: string): boolean => scan(q).length > 0;
 
 /**
- * The condition "passage `p` holds every word of the query" (websearch_to_tsquery's reading: each
+ * The condition "the row (passage `p` by default) holds every word of the query" (websearch_to_tsquery's reading: each
  * word stemmed and stop words dropped as the passage's configuration does, "quoted phrases" and
  * -exclusions honoured) and its cover-density rank in [0, 1), one arm per configuration so that
  * each can use the GIN index on search_vector. Every word, not any: a passage holding only some
  * of them gains little (blendedScore squares the share), and asking for all keeps the rows to rank
  * few where a common word would match thousands.
  */
-export function fullTextMatch(q: string): { matches: SQL; rank: SQL } {
+export function fullTextMatch(q: string, words: SearchColumns = PASSAGE_WORDS): { matches: SQL; rank: SQL } {
   const query = (config: string) => sql`websearch_to_tsquery(${config}::regconfig, ${q})`;
   const arms = TEXT_SEARCH_CONFIGS.map(
-    (config) => sql`(p.text_search_config = ${config} and p.search_vector @@ ${query(config)})`,
+    (config) => sql`(${words.config} = ${config} and ${words.vector} @@ ${query(config)})`,
   );
   const byConfig = TEXT_SEARCH_CONFIGS.map((config) => sql`when ${config} then ${query(config)}`);
   return {
     matches: sql`(${sql.join(arms, sql` or `)})`,
     // Normalisation 32: rank / (rank + 1).
-    rank: sql`ts_rank_cd(p.search_vector, case p.text_search_config ${sql.join(byConfig, sql` `)} end, 32)`,
+    rank: sql`ts_rank_cd(${words.vector}, case ${words.config} ${sql.join(byConfig, sql` `)} end, 32)`,
   };
 }
 
 /**
- * The share of the query's words, as passage `p`'s configuration reads them (stemmed, stop words
+ * The share of the query's words, as the row's configuration reads them (stemmed, stop words
  * dropped), that the passage holds: 1 when it holds them all, 0 when none or the query has none.
  */
-export function wordCoverage(q: string): SQL {
-  const queryWords = sql`tsvector_to_array(to_tsvector(p.text_search_config::regconfig, ${q}))`;
-  return sql`coalesce(cardinality(array(select unnest(tsvector_to_array(p.search_vector)) intersect select unnest(${queryWords})))::float8 / nullif(cardinality(${queryWords}), 0), 0)`;
+export function wordCoverage(q: string, words: SearchColumns = PASSAGE_WORDS): SQL {
+  const queryWords = sql`tsvector_to_array(to_tsvector(${words.config}::regconfig, ${q}))`;
+  return sql`coalesce(cardinality(array(select unnest(tsvector_to_array(${words.vector})) intersect select unnest(${queryWords})))::float8 / nullif(cardinality(${queryWords}), 0), 0)`;
 }
+
+/**
+ * How much a passage that holds the query's words gains: with a share `c` of them, its cosine
+ * similarity moves WORD_MATCH_WEIGHT × c² of the way to 1. A passage holding none keeps its
+ * similarity, so a query in other words than the meeting's (a paraphrase) ranks by meaning alone;
+ * one naming the meeting's own words puts the passage holding them first; squaring keeps a
+ * passage that shares a word or two with a paraphrase from rising. Below 1, passages holding all
+ * the words keep their order by cosine. Chosen on the development set
+ * (docs/performance.md#search-quality).
+ */
+export const WORD_MATCH_WEIGHT = 0.5;
+
+/** The score of a passage: its cosine similarity, raised toward 1 by the share of the query's words it holds. */
+export const blendedScore = (cosine: number, coverage: number) =>
+  cosine + (1 - cosine) * WORD_MATCH_WEIGHT * coverage ** 2;

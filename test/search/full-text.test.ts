@@ -1,8 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateDatabase, queryRows } from '../../server/db/client';
-import { blendedScore, WORD_MATCH_WEIGHT } from '../../server/search/search-passages';
-import { hasWords, TEXT_SEARCH_CONFIGS, textSearchConfig } from '../../server/search/text-search';
+import {
+  blendedScore,
+  hasWords,
+  TEXT_SEARCH_CONFIGS,
+  textSearchConfig,
+  WORD_MATCH_WEIGHT,
+} from '../../server/search/text-search';
 import { openDatabaseBefore } from '../support/older-database';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -102,6 +107,55 @@ describe('full-text search over passages', () => {
   });
 });
 
+describe('full-text search over summaries (Form B)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app?.close());
+
+  const summary = (context: string, decision: string) => ({
+    context,
+    decisions: [decision],
+    action_items: [{ task: 'Write it down', owner: 'Ana', deadline: null }],
+    participants: ['Ana', 'Ben'],
+    next_step: null,
+    budget_mentioned: null,
+    sentiment: 'positive',
+  });
+
+  it('stores each summary’s words in its meeting’s language, and ranks first the note whose summary holds every word of the query', async () => {
+    const { key } = await app.createAccount({ form: 'B' });
+    const target = await app.recordNote(key, {
+      language: 'en',
+      summary: summary(
+        'The warehouse team planned forklift battery charging.',
+        'Charge forklifts on the night shift',
+      ),
+    });
+    await app.recordNote(key, {
+      language: 'en',
+      summary: summary('Scanner batteries wear out quickly.', 'Order new scanner batteries'),
+    });
+    await app.recordNote(key, {
+      language: 'en',
+      summary: summary('The night shift needs another driver.', 'Hire a second forklift driver'),
+    });
+    const [row] = await queryRows<{ summary_search_config: string; words: string }>(
+      app.db,
+      sql`select summary_search_config, summary_search_vector::text as words from meetings where id = ${target}`,
+    );
+    expect(row).toEqual({ summary_search_config: 'english', words: expect.stringContaining("'forklift'") });
+    expect(row!.words).not.toContain("'posit'");
+    const res = await app.request('/v1/notes/search?q=forklift+battery+charging+night+shift&limit=3', {
+      key,
+      form: 'B',
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.data[0].id).toBe(target);
+  });
+});
+
 describe('migration 0018', () => {
   it('reads the passages stored before it in their meetings’ languages, so that they are found by their words at once', async () => {
     const database = await openDatabaseBefore(18);
@@ -139,6 +193,35 @@ describe('migration 0018', () => {
         )})`,
       );
       expect(configs).toHaveLength(TEXT_SEARCH_CONFIGS.length);
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe('migration 0019', () => {
+  it('reads the summaries stored before it in their meetings’ languages: every string of the summary but its sentiment, and the summary text', async () => {
+    const database = await openDatabaseBefore(19);
+    try {
+      const account = '6f1c2a52-8e0b-4b55-9a39-3c1f1c0f0019';
+      const id = '7a000000-0000-4000-8000-000000000191';
+      await database.db.execute(
+        sql`insert into accounts (id, email) values (${account}, 'older@example.com')`,
+      );
+      await database.db.execute(
+        sql`insert into meetings (id, account_id, platform, language, started_at, created_at, summary, summary_text)
+            values (${id}, ${account}, 'zoom', 'fr', now(), now(),
+                    ${JSON.stringify({ context: 'Les coureurs', decisions: ['Acheter des chaussures'], action_items: [], participants: ['Léa'], next_step: null, budget_mentioned: null, sentiment: 'enthousiaste' })}::jsonb,
+                    'Réunion des entraîneurs')`,
+      );
+      await migrateDatabase(database);
+      const [row] = await queryRows<{ summary_search_config: string; words: string }>(
+        database.db,
+        sql`select summary_search_config, summary_search_vector::text as words from meetings where id = ${id}`,
+      );
+      expect(row!.summary_search_config).toBe('french');
+      for (const word of ["'coureur'", "'chaussur'", "'entraîneur'"]) expect(row!.words).toContain(word);
+      expect(row!.words).not.toContain('enthousiast');
     } finally {
       await database.close();
     }
