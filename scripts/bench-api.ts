@@ -7,10 +7,13 @@
 //  - the baseline: a bare Next route handler that runs the same SQL (the same functions:
 //    authenticateAndCount, listNotes, getNoteOrThrow, searchPassages) and writes the same bytes
 //    by hand, without the facade, trpc-to-openapi, zod or the presenters. Its bodies are compared
-//    byte for byte with the service's before measuring.
-// Rounds of the two alternate, in rotated order, on one server; each prints service ÷ baseline for
-// throughput (median and range of the rounds' ratios), p50 and p99 latency, and the server's CPU
-// per request (the Node process tree; on PostgreSQL also the backends' CPU).
+//    byte for byte with the service's before measuring;
+//  - the bare route: the same handler with no authentication at all (no key read, nothing
+//    counted), told the account in its query: what a read costs with nothing around it.
+// Rounds of the three alternate, in rotated order, on one server; each prints service ÷ baseline
+// and service ÷ bare for throughput (median and range of the rounds' ratios), p50 and p99 latency
+// ÷ baseline, the server's CPU per request (the Node process tree) and, on PostgreSQL, the
+// backends' CPU and the WAL written per request (pg_stat_wal, the whole cluster: run it alone).
 //
 // The baseline route exists only in a copy of the tree that this script makes and builds (by
 // default in the system's temporary folder; --tree to choose): nothing of it is in the source tree
@@ -83,11 +86,15 @@ export async function GET(request: Request, { params }: { params: Promise<{ kind
   const { kind } = await params;
   const url = new URL(request.url);
   const { db } = await getDatabase();
-  const counted = await authenticateAndCount(db, bearerToken(request.headers.get('authorization')), {
-    form: 'A', rules, now: new Date(),
-  });
-  if (!counted || !counted.limit.allowed) return new Response('{}', { status: 401 });
-  const accountId = counted.principal.account.id;
+  // ?account=: no authentication at all (the bare route); otherwise the key, counted as /v1 counts it.
+  let accountId = url.searchParams.get('account');
+  if (!accountId) {
+    const counted = await authenticateAndCount(db, bearerToken(request.headers.get('authorization')), {
+      form: 'A', rules, now: new Date(),
+    });
+    if (!counted || !counted.limit.allowed) return new Response('{}', { status: 401 });
+    accountId = counted.principal.account.id;
+  }
   let body: unknown;
   if (kind === 'notes') {
     const page = await listNotes(db, accountId, { limit: Number(url.searchParams.get('limit') ?? 20) });
@@ -144,6 +151,9 @@ function prepareTree() {
   // made of hard links (instant, no space) of the one the script runs with.
   const modules = path.join(tree, 'node_modules');
   if (fs.lstatSync(modules, { throwIfNoEntry: false })?.isSymbolicLink()) fs.unlinkSync(modules);
+  // Made again each time (a few seconds): a copy linked before the dependencies last changed
+  // would lack the new ones, and npm rewrites its own lock file in place, so no file tells.
+  fs.rmSync(modules, { recursive: true, force: true });
   if (!fs.existsSync(modules)) {
     const link = spawnSync('cp', ['-al', fs.realpathSync(path.join(root, 'node_modules')), modules], {
       stdio: 'inherit',
@@ -198,6 +208,7 @@ async function seed(database: Database) {
       dailyLimit: 1_000_000_000,
     });
     const { plaintext } = await createApiKey(database.db, { accountId: account.id, form: 'A' });
+    const key = { key: plaintext, accountId: account.id };
     for (let i = 0; i < notes; i++) {
       const { id } = await createMeeting(database.db, services, account.id, {
         title: `Weekly sync ${i}`,
@@ -214,7 +225,7 @@ async function seed(database: Database) {
         })),
       });
     }
-    return plaintext;
+    return key;
   };
   const listKey = await make(20, 50);
   const searchKey = await make(3, 15);
@@ -288,6 +299,7 @@ interface Round {
   latencies: number[];
   cpu: number;
   dbCpu: number;
+  walBytes: number;
 }
 
 async function load(
@@ -295,7 +307,7 @@ async function load(
   target: string,
   key: string,
   ms: number,
-): Promise<Omit<Round, 'cpu' | 'dbCpu'>> {
+): Promise<Omit<Round, 'cpu' | 'dbCpu' | 'walBytes'>> {
   const latencies: number[] = [];
   const start = performance.now();
   const end = start + ms;
@@ -366,6 +378,9 @@ async function measure(kind: 'postgres' | 'pglite') {
   const pool = new Pool(server.url, { connections: CONCURRENCY, pipelining: 1 });
   // On PostgreSQL, the backends serving the app (the server's pool), for their CPU.
   const monitor = env.DATABASE_URL ? postgres(env.DATABASE_URL, { max: 1, onnotice: () => {} }) : null;
+  /** WAL written by the whole cluster so far (bytes); 0 on PGlite. */
+  const walBytes = async () =>
+    monitor ? Number((await monitor`select wal_bytes::text as b from pg_stat_wal`)[0]?.b ?? 0) : 0;
   const backends = async () =>
     monitor
       ? (
@@ -373,7 +388,9 @@ async function measure(kind: 'postgres' | 'pglite') {
         ).map((r) => Number(r.pid))
       : [];
   try {
-    const list = JSON.parse(await body(pool, '/v1/notes?limit=20', listKey)) as { data: { id: string }[] };
+    const list = JSON.parse(await body(pool, '/v1/notes?limit=20', listKey.key)) as {
+      data: { id: string }[];
+    };
     const noteId = list.data[5]?.id ?? '';
     const q = encodeURIComponent(SEARCH_QUERY);
     const cases = [
@@ -382,72 +399,103 @@ async function measure(kind: 'postgres' | 'pglite') {
         key: listKey,
         service: '/v1/notes?limit=20',
         baseline: '/api/bench-baseline/notes?limit=20',
+        bare: `/api/bench-baseline/notes?limit=20&account=${listKey.accountId}`,
       },
       {
         name: 'get (50 segments)',
         key: listKey,
         service: `/v1/notes/${noteId}`,
         baseline: `/api/bench-baseline/note?id=${noteId}`,
+        bare: `/api/bench-baseline/note?id=${noteId}&account=${listKey.accountId}`,
       },
       {
         name: 'search (small account)',
         key: searchKey,
         service: `/v1/notes/search?q=${q}`,
         baseline: `/api/bench-baseline/search?q=${q}`,
+        bare: `/api/bench-baseline/search?q=${q}&account=${searchKey.accountId}`,
       },
     ];
     console.log(`\n${kind}: ${ROUNDS} rounds of ${ROUND_MS / 1000} s per side, ${CONCURRENCY} connections`);
     const rows: string[][] = [];
     for (const c of cases) {
-      const [a, b] = [await body(pool, c.service, c.key), await body(pool, c.baseline, c.key)];
+      const [a, b, bare] = [
+        await body(pool, c.service, c.key.key),
+        await body(pool, c.baseline, c.key.key),
+        await body(pool, c.bare, c.key.key),
+      ];
       if (a !== b) throw new Error(`${c.name}: the baseline's body differs from the service's`);
-      const sides = { service: [] as Round[], baseline: [] as Round[] };
-      // Warm both (JIT, connection pools, prepared statements).
-      await load(pool, c.service, c.key, 1000);
-      await load(pool, c.baseline, c.key, 1000);
+      if (a !== bare) throw new Error(`${c.name}: the bare route's body differs from the service's`);
+      const sides = { service: [] as Round[], baseline: [] as Round[], bare: [] as Round[] };
+      // Warm all three (JIT, connection pools, prepared statements).
+      for (const side of ['service', 'baseline', 'bare'] as const) await load(pool, c[side], c.key.key, 1000);
+      const orders = [
+        ['service', 'baseline', 'bare'],
+        ['baseline', 'bare', 'service'],
+        ['bare', 'service', 'baseline'],
+      ] as const;
       for (let r = 0; r < ROUNDS; r++) {
-        const order = r % 2 === 0 ? (['service', 'baseline'] as const) : (['baseline', 'service'] as const);
-        for (const side of order) {
+        for (const side of orders[r % orders.length] ?? orders[0]) {
           const pids = await backends();
           const cpu0 = treeCpuSeconds(serverPid);
           const db0 = pidsCpuSeconds(pids);
-          const round = await load(pool, c[side], c.key, ROUND_MS);
+          const wal0 = await walBytes();
+          const round = await load(pool, c[side], c.key.key, ROUND_MS);
           sides[side].push({
             ...round,
             cpu: treeCpuSeconds(serverPid) - cpu0,
             dbCpu: pidsCpuSeconds(pids) - db0,
+            walBytes: (await walBytes()) - wal0,
           });
         }
       }
       const rps = (rs: Round) => rs.requests / rs.seconds;
       const ratios = sides.service.map((s, i) => rps(s) / rps(sides.baseline[i] ?? s));
+      const bareRatios = sides.service.map((s, i) => rps(s) / rps(sides.bare[i] ?? s));
       const pooled = (rs: Round[]) => rs.flatMap((r) => r.latencies).sort((x, y) => x - y);
       const sum = (rs: Round[], f: (r: Round) => number) => rs.reduce((t, r) => t + f(r), 0);
       const perRequest = (rs: Round[], f: (r: Round) => number) =>
         (1000 * sum(rs, f)) / sum(rs, (r) => r.requests);
-      const [s, bl] = [sides.service, sides.baseline];
+      const [s, bl, none] = [sides.service, sides.baseline, sides.bare];
+      const perRequestTotal = (rs: Round[], f: (r: Round) => number) =>
+        sum(rs, f) / sum(rs, (r) => r.requests);
       const sLat = pooled(s);
       const bLat = pooled(bl);
       rows.push([
         c.name,
         `${fixed(median(ratios))}× (${fixed(Math.min(...ratios))}–${fixed(Math.max(...ratios))})`,
-        `${fixed(median(s.map(rps)), 0)} / ${fixed(median(bl.map(rps)), 0)}`,
+        `${fixed(median(bareRatios))}× (${fixed(Math.min(...bareRatios))}–${fixed(Math.max(...bareRatios))})`,
+        `${fixed(median(s.map(rps)), 0)} / ${fixed(median(bl.map(rps)), 0)} / ${fixed(median(none.map(rps)), 0)}`,
         `${fixed(percentile(sLat, 50) / percentile(bLat, 50))}× (${fixed(percentile(sLat, 50), 1)} / ${fixed(percentile(bLat, 50), 1)} ms)`,
         `${fixed(percentile(sLat, 99) / percentile(bLat, 99))}× (${fixed(percentile(sLat, 99), 1)} / ${fixed(percentile(bLat, 99), 1)} ms)`,
         `${fixed(perRequest(s, (r) => r.cpu) / perRequest(bl, (r) => r.cpu))}× (${fixed(perRequest(s, (r) => r.cpu))} / ${fixed(perRequest(bl, (r) => r.cpu))} ms)`,
         kind === 'postgres'
-          ? `${fixed(perRequest(s, (r) => r.dbCpu))} / ${fixed(perRequest(bl, (r) => r.dbCpu))} ms`
+          ? `${fixed(perRequest(s, (r) => r.dbCpu))} / ${fixed(perRequest(bl, (r) => r.dbCpu))} / ${fixed(perRequest(none, (r) => r.dbCpu))} ms`
           : '(in the server)',
+        kind === 'postgres'
+          ? `${fixed(
+              perRequestTotal(s, (r) => r.walBytes),
+              0,
+            )} / ${fixed(
+              perRequestTotal(bl, (r) => r.walBytes),
+              0,
+            )} / ${fixed(
+              perRequestTotal(none, (r) => r.walBytes),
+              0,
+            )}`
+          : '—',
       ]);
     }
     const header = [
       'endpoint',
       'throughput service ÷ baseline (range)',
-      'req/s service / baseline',
-      'p50 ÷',
-      'p99 ÷',
-      'server CPU/request ÷',
-      'DB CPU/request',
+      'throughput service ÷ bare, no auth (range)',
+      'req/s service / baseline / bare',
+      'p50 ÷ baseline',
+      'p99 ÷ baseline',
+      'server CPU/request ÷ baseline',
+      'DB CPU/request service / baseline / bare',
+      'WAL bytes/request service / baseline / bare',
     ];
     console.log(`| ${header.join(' | ')} |`);
     console.log(`| ${header.map(() => '---').join(' | ')} |`);
