@@ -173,4 +173,8 @@ test('"Spoken by" and "Recorded" narrow a search as the API does, and stay in th
   await page.reload();
   await expect(page.getByRole('textbox', { name: 'Spoken by' })).toHaveValue('camille durand');
   await expect(page.getByTestId('since-filter')).toHaveValue('30');
+
+  // A speaker nobody is: the filters are named as the reason, not "nothing to search yet".
+  await page.goto('/notes?q=budget&speaker=nobody+here');
+  await expect(page.getByText('No passages match these filters')).toBeVisible();
 });

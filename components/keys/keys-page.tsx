@@ -24,7 +24,7 @@ export function KeysPage() {
     <div className="space-y-6">
       <PageHeader
         title="API keys"
-        description="Keys authenticate calls to the /v1 API for this account. We store only a hash: a key is shown once, when you create or roll it."
+        description="Keys authenticate calls to the /v1 API and the MCP server for this account. We store only a hash: a key is shown once, when you create or roll it."
         actions={
           <Link
             href="/docs"

@@ -73,9 +73,18 @@ export function SearchResults({
       ) : search.isError ? (
         <ErrorMessage error={search.error} onRetry={() => search.refetch()} retrying={search.isFetching} />
       ) : search.data.length === 0 ? (
-        <EmptyState title="Nothing to search yet">
-          Meetings become searchable a few seconds after their transcript arrives.
-        </EmptyState>
+        speaker || platform || since ? (
+          <EmptyState title="No passages match these filters">
+            {speaker
+              ? `“Spoken by” needs the speaker's whole name as the transcript has it (case does not matter). `
+              : ''}
+            Widen the period or the platform, or clear the speaker, to search more meetings.
+          </EmptyState>
+        ) : (
+          <EmptyState title="Nothing to search yet">
+            Meetings become searchable a few seconds after their transcript arrives.
+          </EmptyState>
+        )
       ) : (
         <RankedResults key={q} hits={search.data} q={q} />
       )}

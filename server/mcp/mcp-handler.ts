@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   authenticateAndCount,
   bearerToken,
@@ -13,7 +11,6 @@ import { readJsonBody } from '../http/read-json-body';
 import { errorHeaders, toAppError } from '../http/to-app-error';
 import { FORMS, mapForms } from '../rest/forms';
 import { annotateSpan } from '../telemetry/tracing';
-import { registerMeetingTools } from './meeting-tools';
 
 // The MCP server at /mcp (docs/mcp.md): the Streamable HTTP transport of the Model Context
 // Protocol, stateless. Every POST is one JSON-RPC message, authenticated with an API key and
@@ -26,10 +23,15 @@ export const MCP_PATH = '/mcp';
 /** A JSON-RPC message is small: the largest is a tool call with a 256-character query. */
 const MCP_MAX_BODY_BYTES = 64 * 1024;
 
-const SERVER_INFO = { name: 'meeting-notes', version: '1.0.0' };
-
-const INSTRUCTIONS =
-  "Tools over the user's recorded meetings: search_meetings finds moments by meaning, get_meeting reads one meeting (summary, action items, transcript in pages), list_meetings and list_action_items list them by date. Results are bounded in size; follow next_cursor or next_offset to read on.";
+let mcpServer: Promise<typeof import('./mcp-server')> | undefined;
+const loadMcpServer = () => {
+  // A failed load is tried again by the next request.
+  mcpServer ??= import('./mcp-server').catch((err: unknown) => {
+    mcpServer = undefined;
+    throw err;
+  });
+  return mcpServer;
+};
 
 /**
  * How each refusal is written: its HTTP status and a JSON-RPC error code. The codes below −32000
@@ -113,24 +115,15 @@ export function createMcpHandler(deps: ApiHandlerDeps) {
       if (refused) throw refused;
 
       const body = await readJsonBody(request, MCP_MAX_BODY_BYTES);
-      const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
-      registerMeetingTools(server, {
+      // The SDK and the tools load with the first MCP request, not with the server.
+      const { answerMcpRequest } = await loadMcpServer();
+      response = await answerMcpRequest(request, body, {
         db,
         services: deps.services,
         accountId: principal.account.id,
         vocabulary: FORMS[form].notesVocabulary,
         requestId,
       });
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      await server.connect(transport);
-      try {
-        response = await transport.handleRequest(request, { parsedBody: body });
-      } finally {
-        await server.close();
-      }
       annotateSpan({ 'api.form': form });
     } catch (err) {
       const appError = toAppError(err, { requestId, method: request.method, path: MCP_PATH });
