@@ -410,6 +410,27 @@ const REQUEST = fc.integer({ min: 0, max: PATHS.length - 1 }).chain((path) => {
 type Req = typeof REQUEST extends fc.Arbitrary<infer T> ? T : never;
 
 /**
+ * Answers the generators reach only now and then (a recorder 422 came 0 to 3 times in 2,000
+ * requests), asked for first in the fixed-seed run so that the tally below always holds them.
+ */
+const SURE_EXAMPLES: [Req][] = [
+  [
+    {
+      path: PATHS.findIndex((p) => p.path('') === '/api/recorder/meetings'),
+      method: 'POST',
+      id: '{meeting}',
+      query: [],
+      credential: 0,
+      form: null,
+      contentType: 'application/json',
+      idempotencyKey: null,
+      // A platform the recorder does not know: well-formed, unacceptable.
+      body: JSON.stringify({ title: 'Planning', platform: 'fax' }),
+    } as Req,
+  ],
+];
+
+/**
  * The form an error is written in (docs/rules.md#choosing-the-form; the recorder always answers
  * Form A). A path that is not valid percent-encoding is answered before the key is looked at, like
  * a 401: in the form X-API-Form names, otherwise Form A.
@@ -496,6 +517,7 @@ describe('property-based test of /v1 (both forms) and the recorder API', () => {
       seed: FIXED_SEED,
       numRuns: RUNS_PER_SEED,
       endOnFailure: true,
+      examples: SURE_EXAMPLES,
     });
   }, 180_000);
 
