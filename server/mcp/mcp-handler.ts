@@ -50,31 +50,32 @@ const REFUSALS: Record<ErrorCode, { status: number; rpc: number }> = {
   internal_error: { status: 500, rpc: -32603 },
 };
 
-function refusal(error: AppError, requestId: string): Response {
-  const { status, rpc } = REFUSALS[error.code];
+function refusal(error: AppError, requestId: string, status = REFUSALS[error.code].status): Response {
   const headers = new Headers(errorHeaders(error));
   if (error.code === 'invalid_api_key') headers.set('WWW-Authenticate', 'Bearer realm="mcp"');
   return Response.json(
     {
       jsonrpc: '2.0',
       id: null,
-      error: { code: rpc, message: error.message, data: { code: error.code, request_id: requestId } },
+      error: {
+        code: REFUSALS[error.code].rpc,
+        message: error.message,
+        data: { code: error.code, request_id: requestId },
+      },
     },
     { status, headers },
   );
 }
 
 /** GET (a server-to-client stream) and DELETE (the end of a session) have nothing to serve here. */
-function methodNotAllowed(request: Request, headers: Headers, requestId: string): Response {
+function methodNotAllowed(request: Request, requestId: string): Response {
   const error = new AppError(
     'invalid_request',
     `${request.method} is not served: this MCP server is stateless and answers each POST with JSON`,
   );
-  const response = refusal(error, requestId);
-  const answer = new Response(response.body, { status: 405, headers: response.headers });
-  answer.headers.set('Allow', 'POST');
-  for (const [k, v] of headers) answer.headers.set(k, v);
-  return answer;
+  const response = refusal(error, requestId, 405);
+  response.headers.set('Allow', 'POST');
+  return response;
 }
 
 /**
@@ -101,7 +102,11 @@ export function createMcpHandler(deps: ApiHandlerDeps) {
     const headers = new Headers({ 'X-Request-Id': requestId, ...API_RESPONSE_HEADERS });
     let response: Response;
     try {
-      if (request.method !== 'POST') return methodNotAllowed(request, headers, requestId);
+      if (request.method !== 'POST') {
+        response = methodNotAllowed(request, requestId);
+        for (const [k, v] of headers) response.headers.set(k, v);
+        return response;
+      }
       if (foreignOrigin(request))
         throw new AppError('forbidden', 'Requests from another origin are refused (Origin header)');
       const { db } = await deps.getDatabase();

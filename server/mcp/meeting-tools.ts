@@ -473,14 +473,9 @@ export function registerMeetingTools(server: McpServer, context: ToolContext): v
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     run(context, 'list_action_items', async (args) => {
-      const { platforms, createdFrom, createdBefore } = filtersOf(args, vocabulary);
       const page = await listActionItems(context.db, context.accountId, {
         limit: args.limit ?? 25,
-        filters: {
-          ...(platforms && { platforms }),
-          ...(createdFrom && { createdFrom }),
-          ...(createdBefore && { createdBefore }),
-        },
+        filters: filtersOf(args, vocabulary),
         ...(args.owner && { owner: args.owner }),
         ...(args.cursor && { after: decodeItemCursor(args.cursor) }),
       });

@@ -9,7 +9,7 @@ import { makeSnippet } from './make-snippet';
 import { relevanceOf, type Relevance } from './relevance';
 import { meetingConditions, type SearchFilters, sameSpeaker } from '../notes/note-filters';
 import { columnDimensions, toVectorLiteral, vectorSearch } from './vector-search';
-import { blendedScore, fullTextMatch, hasWords, wordCoverage } from './text-search';
+import { fullTextMatch, hasWords, PASSAGE_WORDS, rankBlended } from './text-search';
 
 export interface PassageHit {
   noteId: string;
@@ -98,25 +98,13 @@ export async function searchPassages(
         sql`select ${select}, ${fullText.rank} as rank ${from} and ${fullText.matches} order by rank desc, p.id limit ${pool}`,
       )
     : [];
-  const found = [...new Map([...byMeaning, ...byWords].map((r) => [r.id, r])).values()];
-  // How many of the query's words each candidate holds (none when no passage holds any).
-  const covered = byWords.length
-    ? await queryRows<{ id: string; coverage: number }>(
-        db,
-        sql`select p.id, ${wordCoverage(q)} as coverage from passages p
-            where p.account_id = ${accountId} and p.id in (${sql.join(
-              found.map((r) => sql`${r.id}`),
-              sql`, `,
-            )})`,
-      )
-    : [];
-  const coverageOf = new Map(covered.map((r) => [r.id, Number(r.coverage)]));
-  const scoreOf = (r: Row) => blendedScore(1 - Number(r.distance), coverageOf.get(r.id) ?? 0);
-  const rows = found
-    .map((row) => ({ row, score: scoreOf(row) }))
-    .sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : 1))
-    .slice(0, pool)
-    .map(({ row, score }) => ({ ...row, score }));
+  const rows = await rankBlended(
+    db,
+    q,
+    { byMeaning, byWords },
+    { of: sql`from passages p where p.account_id = ${accountId}`, id: sql`p.id`, words: PASSAGE_WORDS },
+    pool,
+  );
   if (rows.length === 0) return [];
 
   // The hits' segments, in one query.

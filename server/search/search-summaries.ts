@@ -8,7 +8,7 @@ import { inArray } from 'drizzle-orm';
 import { embedQuery } from './embed-checked';
 import { meetingConditions, type SearchFilters } from '../notes/note-filters';
 import { columnDimensions, toVectorLiteral, vectorSearch } from './vector-search';
-import { blendedScore, fullTextMatch, hasWords, SUMMARY_WORDS, wordCoverage } from './text-search';
+import { fullTextMatch, hasWords, rankBlended, SUMMARY_WORDS } from './text-search';
 
 /**
  * Form B search (docs/rules.md#search): the query against the account's summary embeddings and,
@@ -52,23 +52,14 @@ export async function searchSummaries(
         sql`select ${select}, ${fullText.rank} as rank ${from} and ${fullText.matches} order by rank desc, m.id limit ${limit}`,
       )
     : [];
-  const found = [...new Map([...byMeaning, ...byWords].map((r) => [r.id, r])).values()];
-  if (found.length === 0) return [];
-  const covered = byWords.length
-    ? await queryRows<{ id: string; coverage: number }>(
-        db,
-        sql`select m.id, ${wordCoverage(q, SUMMARY_WORDS)} as coverage from meetings m
-            where m.account_id = ${accountId} and m.id in (${sql.join(
-              found.map((r) => sql`${r.id}`),
-              sql`, `,
-            )})`,
-      )
-    : [];
-  const coverageOf = new Map(covered.map((r) => [r.id, Number(r.coverage)]));
-  const ranked = found
-    .map((r) => ({ id: r.id, score: blendedScore(1 - Number(r.distance), coverageOf.get(r.id) ?? 0) }))
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
-    .slice(0, limit);
+  const ranked = await rankBlended(
+    db,
+    q,
+    { byMeaning, byWords },
+    { of: sql`from meetings m where m.account_id = ${accountId}`, id: sql`m.id`, words: SUMMARY_WORDS },
+    limit,
+  );
+  if (ranked.length === 0) return [];
   const rows = await db
     .select(noteColumns)
     .from(meetings)

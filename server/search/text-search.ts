@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { queryRows, type Queryable } from '../db/client';
 import { scan } from '../text/tokenize';
 
 // Full-text search over passages (docs/rules.md#search): each passage's words are stored as a
@@ -103,3 +104,34 @@ export const WORD_MATCH_WEIGHT = 0.5;
 /** The score of a passage: its cosine similarity, raised toward 1 by the share of the query's words it holds. */
 export const blendedScore = (cosine: number, coverage: number) =>
   cosine + (1 - cosine) * WORD_MATCH_WEIGHT * coverage ** 2;
+
+/**
+ * The candidates found by meaning and by words, one each, ranked by blendedScore (ties by id) and
+ * cut to `limit`. The share of the query's words each holds is read in one query over the
+ * candidates' rows (`rowsOf`: their table, alias and account condition), and only when some row
+ * holds them all (`byWords` is not empty); otherwise every score is the cosine similarity.
+ */
+export async function rankBlended<R extends { id: string; distance: number }>(
+  db: Queryable,
+  q: string,
+  found: { byMeaning: R[]; byWords: R[] },
+  rows: { of: SQL; id: SQL; words: SearchColumns },
+  limit: number,
+): Promise<(R & { score: number })[]> {
+  const candidates = [...new Map([...found.byMeaning, ...found.byWords].map((r) => [r.id, r])).values()];
+  const covered =
+    found.byWords.length && candidates.length
+      ? await queryRows<{ id: string; coverage: number }>(
+          db,
+          sql`select ${rows.id} as id, ${wordCoverage(q, rows.words)} as coverage ${rows.of} and ${rows.id} in (${sql.join(
+            candidates.map((r) => sql`${r.id}`),
+            sql`, `,
+          )})`,
+        )
+      : [];
+  const coverageOf = new Map(covered.map((r) => [r.id, Number(r.coverage)]));
+  return candidates
+    .map((r) => ({ ...r, score: blendedScore(1 - Number(r.distance), coverageOf.get(r.id) ?? 0) }))
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+    .slice(0, limit);
+}
