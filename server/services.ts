@@ -5,6 +5,7 @@ import type { EmbeddingProvider } from './embeddings/provider';
 import { SemanticEmbedder } from './embeddings/semantic-embedder';
 import { pooledUseLiteLoader } from './embeddings/use-lite-worker';
 import { createMailer, type Mailer } from './email/send-email';
+import { RequestCounter } from './accounts/request-counter';
 import type { WebhookDeps } from './webhooks/delivery-attempts';
 import { createWebhookSender } from './webhooks/http-sender';
 import type { WebhookUrlPolicy } from './webhooks/register-endpoint';
@@ -30,6 +31,8 @@ export interface Services {
   webhooks: Omit<WebhookDeps, 'mailer'> & WebhookUrlPolicy;
   /** Called after a commit that queued background work: look for due work now, not at the next tick. */
   kick(): void;
+  /** Authenticates and counts API requests: this process's blocks of quota and unwritten usage. */
+  requests: RequestCounter;
 }
 
 /**
@@ -109,5 +112,6 @@ export function createServices(
       ...(opts.resolve && { resolve: opts.resolve }),
     },
     kick,
+    requests: new RequestCounter(),
   };
 }

@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  authenticateAndCount,
-  bearerToken,
-  invalidApiKey,
-  refusalOf,
-} from '../accounts/authenticate-api-key';
+import { bearerToken, invalidApiKey, refusalOf } from '../accounts/authenticate-api-key';
 import { AppError, type ErrorCode } from '../errors';
 import { API_RESPONSE_HEADERS, type ApiHandlerDeps } from '../http/api-surfaces';
 import { readJsonBody } from '../http/read-json-body';
@@ -110,10 +105,14 @@ export function createMcpHandler(deps: ApiHandlerDeps) {
       if (foreignOrigin(request))
         throw new AppError('forbidden', 'Requests from another origin are refused (Origin header)');
       const { db } = await deps.getDatabase();
-      const counted = await authenticateAndCount(db, bearerToken(request.headers.get('authorization')), {
-        rules,
-        now: now(),
-      });
+      const counted = await deps.services.requests.authenticateAndCount(
+        db,
+        bearerToken(request.headers.get('authorization')),
+        {
+          rules,
+          now: now(),
+        },
+      );
       if (!counted) throw invalidApiKey();
       const { principal, form } = counted;
       const refused = refusalOf(counted, headers);

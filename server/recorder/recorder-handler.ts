@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { authenticateApiKey, bearerToken, invalidApiKey } from '../accounts/authenticate-api-key';
+import { bearerToken, invalidApiKey } from '../accounts/authenticate-api-key';
 import {
   API_RESPONSE_HEADERS,
   type ApiHandlerDeps,
@@ -38,7 +38,7 @@ export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' |
       const { pathname } = new URL(request.url);
       if (hasMalformedPathEncoding(pathname)) throw malformedPathError();
       const { db } = await deps.getDatabase();
-      const principal = await authenticateApiKey(
+      const principal = await deps.services.requests.authenticate(
         db,
         bearerToken(request.headers.get('authorization')),
         deps.now?.() ?? new Date(),

@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  authenticateAndCount,
-  bearerToken,
-  invalidApiKey,
-  refusalOf,
-} from '../accounts/authenticate-api-key';
+import { bearerToken, invalidApiKey, refusalOf } from '../accounts/authenticate-api-key';
 import { API_RESPONSE_HEADERS, type ApiHandlerDeps, V1_PREFIX } from '../http/api-surfaces';
 import { hasMalformedPathEncoding, malformedPathError } from '../http/malformed-path';
 import { DEFAULT_FORM } from '../domain';
@@ -44,12 +39,16 @@ export function createV1Handler(deps: V1HandlerDeps) {
       // Before the key, as Next's proxy answers it (and in the header's form, as a 401 is).
       if (hasMalformedPathEncoding(new URL(request.url).pathname)) throw malformedPathError();
       const { db } = await deps.getDatabase();
-      // The key, its form and the count in one statement: one round trip.
-      const counted = await authenticateAndCount(db, bearerToken(request.headers.get('authorization')), {
-        ...(headerForm && { form: headerForm }),
-        rules,
-        now: now(),
-      });
+      // The key, its form and the count: one round trip.
+      const counted = await deps.services.requests.authenticateAndCount(
+        db,
+        bearerToken(request.headers.get('authorization')),
+        {
+          ...(headerForm && { form: headerForm }),
+          rules,
+          now: now(),
+        },
+      );
       if (!counted) throw invalidApiKey();
       const { principal, form: formName } = counted;
       // Refusals from here on are written in the key's (or the header's) form.

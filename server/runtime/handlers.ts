@@ -1,5 +1,6 @@
 import { after } from 'next/server';
 import { getDatabase } from '../db';
+import type { Database } from '../db/client';
 import { getEnv, isNextDev } from '../env';
 import { createWorkStop } from '../jobs/work-stop';
 import { createAppHandlers, type AppHandlers } from './app-handlers';
@@ -59,15 +60,28 @@ function runtime(): Runtime {
       });
     const cron = { secret: env.CRON_SECRET, openWithoutSecret: isNextDev() };
     const handlers = createAppHandlers({ getDatabase, services, cron, stop });
+    // Without a process that outlives its requests (serverless), what an API request counted in
+    // memory is written after its response rather than on a timer that may never fire.
+    const counts = !worker && (['v1', 'mcp', 'recorder'] as const);
     for (const name of Object.keys(handlers) as (keyof AppHandlers)[]) {
       const handle = handlers[name];
-      handlers[name] = (request) => track(handle(request));
+      const flushAfter = counts && (counts as readonly string[]).includes(name);
+      handlers[name] = (request) => {
+        if (flushAfter)
+          after(() =>
+            track(getDatabase().then(({ db }) => services.requests.flush(db))).catch((err: unknown) =>
+              log.warn('writing API key usage after the response failed', { err }),
+            ),
+          );
+        return track(handle(request));
+      };
     }
     const shutdown = {
       stop,
       worker,
       busy,
       getDatabase,
+      flushCounts: (database: Database) => services.requests.flush(database.db),
       timeoutMs: env.SHUTDOWN_TIMEOUT_MS,
       exit: (code: number) => process.exit(code),
     };

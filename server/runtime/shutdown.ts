@@ -14,8 +14,9 @@ import type { Worker } from '../worker/worker';
 // 2. what is in progress finishes: webhook attempts in flight are recorded, the job running ends,
 //    requests in flight are answered; claimed work not yet started is released at once;
 // 3. at the deadline (SHUTDOWN_TIMEOUT_MS) whatever is still held is released (another
-//    dispatcher then makes those attempts again: at-least-once), the database is closed and
-//    the process exits.
+//    dispatcher then makes those attempts again: at-least-once), the requests' usage counted in
+//    memory is written and unused rate-limit quota given back, the database is closed and the
+//    process exits.
 
 export interface ShutdownDeps {
   stop: WorkStop & { stop(): void };
@@ -23,6 +24,8 @@ export interface ShutdownDeps {
   /** Requests in flight and work run after a response. */
   busy: ReadonlySet<Promise<unknown>>;
   getDatabase(): Promise<Database>;
+  /** Writes what the process holds in memory: API key usage, unused blocks of rate-limit quota. */
+  flushCounts(database: Database): Promise<void>;
   timeoutMs: number;
   exit(code: number): void;
 }
@@ -68,6 +71,7 @@ export function shutDown(deps: ShutdownDeps, reason: string): Promise<void> {
     try {
       const database = await deps.getDatabase();
       if (leases.size > 0) await releaseHeld(database, leases);
+      await deps.flushCounts(database);
       await database.close();
     } catch (err) {
       log.error('shutdown: releasing the leases or closing the database failed', { err });

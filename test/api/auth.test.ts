@@ -331,6 +331,8 @@ describe('API keys', () => {
     const t1 = Date.now();
     expect(res.status).toBe(200);
 
+    // Written with the key's usage: within a second, or at once when the figures are read.
+    await app.flushCounts();
     const [used] = await app.db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
     expect(used!.lastUsedAt).toBeInstanceOf(Date);
     expect(used!.lastUsedAt!.getTime()).toBeGreaterThanOrEqual(t0);
@@ -341,6 +343,7 @@ describe('API keys', () => {
     const { key, keyId } = await app.createAccount();
     const res = await app.request('/v1/notes', { key: unknownKeyLike(key) });
     expect(res.status).toBe(401);
+    await app.flushCounts();
     const [row] = await app.db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
     expect(row!.lastUsedAt).toBeNull();
   });

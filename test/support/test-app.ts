@@ -92,10 +92,13 @@ export async function startTestApp(
     database,
     db: database.db,
     services,
+    /** Writes the key usage this app holds in memory and gives its unused blocks of quota back. */
+    flushCounts: () => services.requests.flush(database.db),
     async close() {
       recordContractCounts(expect.getState().testPath);
       await worker?.stop();
       await server.close();
+      await services.requests.flush(database.db);
       await database.close();
     },
     /** An account with a key; early access unless said otherwise. */

@@ -36,6 +36,8 @@ export const keysRouter = createUiRouter({
   /** The account's working keys (revoked and expired ones are gone), each with its usage. */
   list: accountProcedure.query(async ({ ctx }) => {
     const now = new Date();
+    // The figures this process still holds in memory are written first.
+    await ctx.services.requests.flush(ctx.db);
     const keys = await listApiKeys(ctx.db, ctx.accountId);
     const usage = await keyUsage(
       ctx.db,

@@ -1,0 +1,189 @@
+import type { Queryable } from '../db/client';
+import type { FormName } from '../domain';
+import { log } from '../log';
+import { type RateLimitWindow, rateLimitResult } from '../rate-limit/consume-rate-limit';
+import type { RateLimitRule } from '../rate-limit/plan-limits';
+import { type LocalTake, QuotaLeases } from '../rate-limit/quota-leases';
+import { hashApiKey, looksLikeApiKey } from './api-key-crypto';
+import {
+  type ApiPrincipal,
+  type CountedRequest,
+  countInDatabase,
+  lookUpApiKey,
+} from './authenticate-api-key';
+import { UsageBuffer } from './usage-buffer';
+
+/** How often usage is written and unused blocks go back, while there is any. */
+export const FLUSH_INTERVAL_MS = 1000;
+/** Keys whose principal this process remembers (their ids only: every request still reads the key). */
+const MAX_REMEMBERED_KEYS = 10_000;
+
+/**
+ * Authenticates API requests and counts them, one per process (docs/rules.md#rate-limits, "How
+ * requests are counted"). Every request reads its key from the database, so a revoked key is
+ * refused at once on every instance; what it no longer does is write:
+ * - a busy window's requests come from a block of quota reserved in the background
+ *   (quota-leases.ts); the others are counted in the same statement that reads the key;
+ * - the key's usage and last_used_at are added up in memory and written once a second
+ *   (usage-buffer.ts), and at once when the settings app reads them or the process stops.
+ */
+export class RequestCounter {
+  readonly leases = new QuotaLeases();
+  private readonly usage = new UsageBuffer();
+  /** Keys seen lately (by hash): which windows their requests count in, before the key is read. */
+  private readonly known = new Map<string, ApiPrincipal>();
+  private timer: NodeJS.Timeout | null = null;
+  private db: Queryable | null = null;
+  private flushing: Promise<void> | null = null;
+
+  constructor(private readonly opts: { flushIntervalMs?: number } = {}) {}
+
+  /** The principal of a recorder API request (not rate limited), its usage counted. */
+  async authenticate(db: Queryable, token: string | null, now: Date): Promise<ApiPrincipal | null> {
+    if (!token || !looksLikeApiKey(token)) return null;
+    const principal = await lookUpApiKey(db, hashApiKey(token), now);
+    if (principal) this.recordUsage(db, principal, now);
+    return principal;
+  }
+
+  /**
+   * Authenticates a /v1 or MCP request and counts it against its form's rate-limit windows, all or
+   * none of them; null for a missing, unknown, revoked or expired key, which counts nothing.
+   */
+  async authenticateAndCount(
+    db: Queryable,
+    token: string | null,
+    opts: { form?: FormName; rules: Record<FormName, readonly RateLimitRule[]>; now: Date },
+  ): Promise<CountedRequest | null> {
+    if (!token || !looksLikeApiKey(token)) return null;
+    const { rules, now } = opts;
+    const keyHash = hashApiKey(token);
+    const known = this.known.get(keyHash);
+    let takes: (LocalTake | null)[] = [];
+    let skipForm: FormName | undefined;
+    if (known) {
+      skipForm = opts.form ?? known.key.form;
+      const windows = rules[skipForm].map((rule) => rule.window(known, now));
+      takes = windows.map((w) => this.leases.take(w));
+      if (takes.every((t) => t !== null)) {
+        // Every window had quota in hand: the request is admitted by a read of its key.
+        const principal = await lookUpApiKey(db, keyHash, now);
+        const fresh = principal && rules[skipForm].map((rule) => rule.window(principal, now));
+        if (principal && fresh?.every((w, i) => w.limit === windows[i]?.limit)) {
+          this.remember(keyHash, principal);
+          this.recordUsage(db, principal, now, fresh);
+          const [first] = fresh;
+          const [take] = takes;
+          if (!first || !take) throw new Error('a form without rate-limit windows');
+          return {
+            principal,
+            form: skipForm,
+            limit: { ...rateLimitResult(first, 0, now), remaining: take.remaining },
+          };
+        }
+        // Revoked, or its plan changed since: counted again from the database.
+        for (const t of takes) t?.giveBack();
+        takes = [];
+        if (!principal) {
+          this.known.delete(keyHash);
+          return null;
+        }
+      }
+    }
+    const positions = takes.flatMap((t, i) => (t ? [i] : []));
+    const result = await countInDatabase(db, keyHash, {
+      ...opts,
+      ...(skipForm && positions.length > 0 && { skip: { form: skipForm, positions } }),
+    });
+    if (!result || result.form !== (skipForm ?? result.form)) for (const t of takes) t?.giveBack();
+    if (!result) {
+      this.known.delete(keyHash);
+      return null;
+    }
+    const { principal, form, counts } = result;
+    this.remember(keyHash, principal);
+    const windows = rules[form].map((rule) => rule.window(principal, now));
+    const local = (i: number) => (form === skipForm ? (takes[i] ?? null) : null);
+    const counting = windows.flatMap((w, i) =>
+      local(i) ? [] : [{ w, seen: 0, counted: null, ...counts[i] }],
+    );
+    if (counting.every((c) => c.counted !== null)) {
+      const remaining = windows.map(
+        (w, i) => local(i)?.remaining ?? this.leases.counted(w, counts[i]?.counted ?? 0),
+      );
+      this.recordUsage(db, principal, now, windows);
+      const [first] = windows;
+      if (!first) throw new Error('a form without rate-limit windows');
+      return { principal, form, limit: { ...rateLimitResult(first, 0, now), remaining: remaining[0] ?? 0 } };
+    }
+    // Refused: by the windows full in the statement's snapshot or (when the upserts found them
+    // filled since) by all that counted in the database; what came from blocks is given back. Of
+    // several, the one that frees up last is described.
+    for (const t of takes) t?.giveBack();
+    this.recordUsage(db, principal, now);
+    const full = counting.filter((c) => c.seen >= c.w.limit).map((c) => c.w);
+    const [refused] = (full.length > 0 ? full : counting.map((c) => c.w)).sort(
+      (a, b) => b.end.getTime() - a.end.getTime(),
+    );
+    if (!refused) throw new Error('a refusal without a window');
+    return { principal, form, limit: rateLimitResult(refused, null, now) };
+  }
+
+  private remember(keyHash: string, principal: ApiPrincipal) {
+    this.known.delete(keyHash);
+    this.known.set(keyHash, principal);
+    if (this.known.size > MAX_REMEMBERED_KEYS) {
+      const [oldest] = this.known.keys();
+      if (oldest !== undefined) this.known.delete(oldest);
+    }
+  }
+
+  /** Adds the request to the key's usage; tops up the windows' blocks when they run low. */
+  private recordUsage(db: Queryable, principal: ApiPrincipal, now: Date, windows: RateLimitWindow[] = []) {
+    this.usage.record(principal.key.id, now);
+    for (const w of windows)
+      this.leases.refill(db, w, (err) => log.warn('reserving a block of rate-limit quota failed', { err }));
+    this.schedule(db);
+  }
+
+  private schedule(db: Queryable) {
+    this.db = db;
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.write({ all: false })
+        .catch((err: unknown) => log.warn('writing API key usage failed; kept for the next write', { err }))
+        .finally(() => {
+          if (this.usage.size > 0 || this.leases.busy) this.schedule(db);
+        });
+    }, this.opts.flushIntervalMs ?? FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /** One write of what is pending: usage, and blocks given back (all of them, or the stale). */
+  private write(opts: { all: boolean }): Promise<void> {
+    const db = this.db;
+    if (!db) return Promise.resolve();
+    const previous = this.flushing ?? Promise.resolve();
+    const next = previous
+      .catch(() => {})
+      .then(() => Promise.all([this.usage.flush(db), this.leases.settle(db, opts)]))
+      .then(() => {});
+    this.flushing = next;
+    void next
+      .finally(() => {
+        if (this.flushing === next) this.flushing = null;
+      })
+      .catch(() => {});
+    return next;
+  }
+
+  /**
+   * Writes everything held in memory now: the usage figures, and every unused block back to its
+   * window (the settings app calls this before it reads them; shutdown and serverless runs too).
+   */
+  async flush(db?: Queryable): Promise<void> {
+    if (db) this.db = db;
+    await this.write({ all: true });
+  }
+}

@@ -1,0 +1,128 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RequestCounter } from '../../server/accounts/request-counter';
+import { queryRows } from '../../server/db/client';
+import { FORMS, mapForms } from '../../server/rest/forms';
+import { accountDayWindow } from '../../server/rate-limit/plan-limits';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+// Busy windows are counted from blocks of quota that each process reserves in the database and
+// hands out in memory; usage is added up in memory and written once a second. Neither may admit a
+// request past a limit, however many processes share an account, nor lose a count that is read.
+
+let app: TestApp;
+const rules = mapForms((form) => FORMS[form.name].rateLimits);
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+async function dayCount(accountId: string, limit: number): Promise<number> {
+  const w = accountDayWindow({ id: accountId, plan: 'enterprise', dailyLimit: limit }, new Date());
+  const [row] = await queryRows<{ count: number }>(
+    app.db,
+    sql`select count from rate_limit_counters where bucket = ${w.bucket} and window_start = ${w.start.toISOString()}`,
+  );
+  return Number(row?.count ?? 0);
+}
+
+describe('blocks of quota', () => {
+  it('a busy key is served from blocks: Remaining still goes down by exactly one a request, and once the blocks go back the day holds exactly the requests made', async () => {
+    const { account, key } = await app.createAccount({ plan: 'pro' });
+    const before = app.services.requests.leases.stats.fromBlocks;
+    const remaining: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const res = await app.request('/v1/notes?limit=1', { key });
+      expect(res.status).toBe(200);
+      remaining.push(Number(res.headers.get('x-ratelimit-remaining')));
+    }
+    expect(remaining).toEqual(Array.from({ length: 300 }, (_, i) => 10_000 - 1 - i));
+    // Most of them wrote nothing: they came from blocks.
+    expect(app.services.requests.leases.stats.fromBlocks - before).toBeGreaterThan(150);
+    // Blocks not yet used are counted in the database until they go back.
+    expect(await dayCount(account.id, 10_000)).toBeGreaterThanOrEqual(300);
+    await app.flushCounts();
+    expect(await dayCount(account.id, 10_000)).toBe(300);
+  });
+
+  it('four processes hammering one account at the edge of its limit never admit more than it, and admit all of it once their blocks go back', async () => {
+    const limit = 3000;
+    const { account, key } = await app.createAccount({ plan: 'enterprise', dailyLimit: limit });
+    // 400 requests left today.
+    const w = accountDayWindow({ id: account.id, plan: 'enterprise', dailyLimit: limit }, new Date());
+    await app.db.execute(
+      sql`insert into rate_limit_counters (bucket, window_start, count) values (${w.bucket}, ${w.start.toISOString()}, ${limit - 400})`,
+    );
+    const processes = Array.from({ length: 4 }, () => new RequestCounter());
+    let admitted = 0;
+    const wave = async () => {
+      const answers = await Promise.all(
+        processes.flatMap((p) =>
+          Array.from({ length: 25 }, () => p.authenticateAndCount(app.db, key, { rules, now: new Date() })),
+        ),
+      );
+      const passed = answers.filter((a) => a?.limit.allowed);
+      for (const a of passed) {
+        expect(a!.limit.remaining).toBeGreaterThanOrEqual(0);
+        expect(a!.limit.remaining).toBeLessThan(limit);
+      }
+      admitted += passed.length;
+      expect(admitted).toBeLessThanOrEqual(400);
+      return passed.length;
+    };
+    // Waves until one admits nothing; then every process gives back what it holds, and again:
+    // until a wave right after the give-back admits nothing.
+    for (let round = 0; round < 50; round++) {
+      while ((await wave()) > 0);
+      await Promise.all(processes.map((p) => p.flush(app.db)));
+      if ((await wave()) === 0) break;
+    }
+    expect(admitted).toBe(400);
+    expect(await dayCount(account.id, limit)).toBe(limit);
+    // The blocks were really used.
+    expect(processes.reduce((n, p) => n + p.leases.stats.fromBlocks, 0)).toBeGreaterThan(0);
+    expect(processes.reduce((n, p) => n + p.leases.stats.blocks, 0)).toBeGreaterThan(0);
+  });
+
+  it('windows with small limits are never served from blocks: a free account is counted request by request', async () => {
+    const { account, key } = await app.createAccount({ plan: 'free' });
+    const before = app.services.requests.leases.stats.fromBlocks;
+    for (let i = 0; i < 20; i++) expect((await app.request('/v1/notes?limit=1', { key })).status).toBe(200);
+    expect(app.services.requests.leases.stats.fromBlocks).toBe(before);
+    const w = accountDayWindow({ id: account.id, plan: 'free', dailyLimit: null }, new Date());
+    const [row] = await queryRows<{ count: number }>(
+      app.db,
+      sql`select count from rate_limit_counters where bucket = ${w.bucket} and window_start = ${w.start.toISOString()}`,
+    );
+    expect(Number(row?.count)).toBe(20);
+  });
+
+  it('a key revoked while its account holds a block is refused at once', async () => {
+    const { key, keyId } = await app.createAccount({ plan: 'pro' });
+    for (let i = 0; i < 60; i++) expect((await app.request('/v1/notes?limit=1', { key })).status).toBe(200);
+    await app.db.execute(sql`update api_keys set revoked_at = now() where id = ${keyId}`);
+    expect((await app.request('/v1/notes?limit=1', { key })).status).toBe(401);
+  });
+});
+
+describe('usage counted in memory', () => {
+  it('is written within about a second without anyone reading it', async () => {
+    const { key, keyId } = await app.createAccount();
+    for (let i = 0; i < 3; i++) expect((await app.request('/v1/notes?limit=1', { key })).status).toBe(200);
+    const written = async () =>
+      Number(
+        (
+          await queryRows<{ requests: number }>(
+            app.db,
+            sql`select requests from api_key_usage where key_id = ${keyId}`,
+          )
+        )[0]?.requests ?? 0,
+      );
+    const deadline = Date.now() + 10_000;
+    while ((await written()) < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await written()).toBe(3);
+  });
+});
