@@ -67,12 +67,17 @@ function runtime(): Runtime {
       const handle = handlers[name];
       const flushAfter = counts && (counts as readonly string[]).includes(name);
       handlers[name] = (request) => {
-        if (flushAfter)
-          after(() =>
-            track(getDatabase().then(({ db }) => services.requests.flush(db))).catch((err: unknown) =>
-              log.warn('writing API key usage after the response failed', { err }),
-            ),
-          );
+        if (flushAfter) {
+          try {
+            after(() =>
+              track(getDatabase().then(({ db }) => services.requests.flush(db))).catch((err: unknown) =>
+                log.warn('writing API key usage after the response failed', { err }),
+              ),
+            );
+          } catch {
+            // Served outside Next (a bare Node server): the once-a-second write does it.
+          }
+        }
         return track(handle(request));
       };
     }

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { count, sql } from 'drizzle-orm';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createAccount, createApiKey } from '../../server/accounts/accounts';
-import { type Database, migrateDatabase, openPglite } from '../../server/db/client';
+import { type Database, migrateDatabase, openPglite, queryRows } from '../../server/db/client';
+import { accountDayBucket } from '../../server/rate-limit/plan-limits';
 import { deliveries, deliveryAttempts, jobs, passages } from '../../server/db/schema';
 import { OpenAIEmbedder } from '../../server/embeddings/openai-embedder';
 import { createWorkStop } from '../../server/jobs/work-stop';
@@ -361,6 +362,50 @@ describe('a stop while jobs are queued', () => {
     } finally {
       await app.close();
       await slow.close();
+    }
+  });
+});
+
+describe('a stop with requests counted in memory', () => {
+  it('SIGTERM writes the keys’ usage and gives unused blocks of quota back: the day holds exactly the requests admitted', async () => {
+    const database = await sharedDatabase();
+    try {
+      const { key, keyId, accountId } = await database.use(async (db) => {
+        const account = await createAccount(db, {
+          email: `counts-${Date.now()}@example.com`,
+          earlyAccess: true,
+          plan: 'pro',
+          dailyLimit: null,
+        });
+        const created = await createApiKey(db, { accountId: account.id, form: 'A' });
+        return { key: created.plaintext, keyId: created.key.id, accountId: account.id };
+      });
+      const instance = await startInstance({ ...database.env, SECRETS_KEY, LOG_LEVEL: 'info' });
+      // Fast enough for the instance to serve the account's day from blocks.
+      const REQUESTS = 200;
+      for (let i = 0; i < REQUESTS; i++) {
+        const res = await fetch(`${instance.url}/v1/notes?limit=1`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+      }
+      instance.child.kill('SIGTERM');
+      expect(await instance.exited).toBe(0);
+      const [usage, day] = await database.use(async (db) => [
+        await queryRows<{ requests: number }>(
+          db,
+          sql`select requests from api_key_usage where key_id = ${keyId}`,
+        ),
+        await queryRows<{ count: number }>(
+          db,
+          sql`select count from rate_limit_counters where bucket = ${accountDayBucket(accountId)}`,
+        ),
+      ]);
+      expect(Number(usage[0]?.requests)).toBe(REQUESTS);
+      expect(day.map((r) => Number(r.count))).toEqual([REQUESTS]);
+    } finally {
+      await database.close();
     }
   });
 });
