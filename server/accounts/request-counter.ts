@@ -35,6 +35,7 @@ export class RequestCounter {
   private timer: NodeJS.Timeout | null = null;
   private db: Queryable | null = null;
   private flushing: Promise<void> | null = null;
+  private scheduled: Promise<void> | null = null;
 
   constructor(private readonly opts: { flushIntervalMs?: number } = {}) {}
 
@@ -149,15 +150,29 @@ export class RequestCounter {
   private schedule(db: Queryable) {
     this.db = db;
     if (this.timer) return;
+    let done = () => {};
+    this.scheduled = new Promise<void>((resolve) => {
+      done = resolve;
+    });
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.write({ all: false })
         .catch((err: unknown) => log.warn('writing API key usage failed; kept for the next write', { err }))
         .finally(() => {
+          done();
           if (this.usage.size > 0 || this.leases.busy) this.schedule(db);
         });
     }, this.opts.flushIntervalMs ?? FLUSH_INTERVAL_MS);
     this.timer.unref();
+  }
+
+  /**
+   * Resolves once what has been counted so far is written by the next once-a-second write:
+   * serverless functions wait for it after their response, so that a function frozen or stopped
+   * between requests loses nothing, while the requests of that second still share one write.
+   */
+  written(): Promise<void> {
+    return this.scheduled ?? Promise.resolve();
   }
 
   /** One write of what is pending: usage, and blocks given back (all of them, or the stale). */

@@ -60,8 +60,9 @@ function runtime(): Runtime {
       });
     const cron = { secret: env.CRON_SECRET, openWithoutSecret: isNextDev() };
     const handlers = createAppHandlers({ getDatabase, services, cron, stop });
-    // Without a process that outlives its requests (serverless), what an API request counted in
-    // memory is written after its response rather than on a timer that may never fire.
+    // Without a process that outlives its requests (serverless), an API request's response is
+    // followed by the write of what it counted in memory (the next once-a-second write, shared by
+    // the requests of that second), so a function frozen after it loses nothing.
     const counts = !worker && (['v1', 'mcp', 'recorder'] as const);
     for (const name of Object.keys(handlers) as (keyof AppHandlers)[]) {
       const handle = handlers[name];
@@ -69,13 +70,9 @@ function runtime(): Runtime {
       handlers[name] = (request) => {
         if (flushAfter) {
           try {
-            after(() =>
-              track(getDatabase().then(({ db }) => services.requests.flush(db))).catch((err: unknown) =>
-                log.warn('writing API key usage after the response failed', { err }),
-              ),
-            );
+            after(() => track(services.requests.written()));
           } catch {
-            // Served outside Next (a bare Node server): the once-a-second write does it.
+            // Served outside Next (a bare Node server): the once-a-second write happens all the same.
           }
         }
         return track(handle(request));
