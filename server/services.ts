@@ -65,7 +65,11 @@ export function embeddingThreads(env: Pick<Env, 'EMBEDDING_THREADS'>): number {
 export function createServices(
   env: Env,
   kick: () => void = () => {},
-  opts: { resolve?: Resolver } = {},
+  opts: {
+    resolve?: Resolver;
+    /** Keeps a serverless function up after its response until the usage it counted is written. */
+    onCountsWriteScheduled?: (written: Promise<void>) => void;
+  } = {},
 ): Services {
   const embedder =
     env.EMBEDDINGS_PROVIDER === 'openai'
@@ -112,6 +116,8 @@ export function createServices(
       ...(opts.resolve && { resolve: opts.resolve }),
     },
     kick,
-    requests: new RequestCounter(),
+    requests: new RequestCounter({
+      ...(opts.onCountsWriteScheduled && { onWriteScheduled: opts.onCountsWriteScheduled }),
+    }),
   };
 }

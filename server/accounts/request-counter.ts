@@ -35,9 +35,18 @@ export class RequestCounter {
   private timer: NodeJS.Timeout | null = null;
   private db: Queryable | null = null;
   private flushing: Promise<void> | null = null;
-  private scheduled: Promise<void> | null = null;
 
-  constructor(private readonly opts: { flushIntervalMs?: number } = {}) {}
+  constructor(
+    private readonly opts: {
+      flushIntervalMs?: number;
+      /**
+       * Called in the request that arms the once-a-second write, with that write: serverless
+       * runtimes keep the function up until it is done (Next's after()), so a function frozen or
+       * stopped between requests loses nothing, and the requests of that second share the write.
+       */
+      onWriteScheduled?: (written: Promise<void>) => void;
+    } = {},
+  ) {}
 
   /** The principal of a recorder API request (not rate limited), its usage counted. */
   async authenticate(db: Queryable, token: string | null, now: Date): Promise<ApiPrincipal | null> {
@@ -151,7 +160,7 @@ export class RequestCounter {
     this.db = db;
     if (this.timer) return;
     let done = () => {};
-    this.scheduled = new Promise<void>((resolve) => {
+    const written = new Promise<void>((resolve) => {
       done = resolve;
     });
     this.timer = setTimeout(() => {
@@ -164,15 +173,7 @@ export class RequestCounter {
         });
     }, this.opts.flushIntervalMs ?? FLUSH_INTERVAL_MS);
     this.timer.unref();
-  }
-
-  /**
-   * Resolves once what has been counted so far is written by the next once-a-second write:
-   * serverless functions wait for it after their response, so that a function frozen or stopped
-   * between requests loses nothing, while the requests of that second still share one write.
-   */
-  written(): Promise<void> {
-    return this.scheduled ?? Promise.resolve();
+    this.opts.onWriteScheduled?.(written);
   }
 
   /** One write of what is pending: usage, and blocks given back (all of them, or the stale). */

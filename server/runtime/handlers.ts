@@ -50,7 +50,19 @@ function runtime(): Runtime {
         ),
       );
     };
-    const services = createServices(env, kick);
+    // Without a process that outlives its requests (serverless), the request that arms the
+    // once-a-second write of the usage counted in memory keeps the function up until it is done.
+    const services = createServices(env, kick, {
+      ...(!env.WORKER && {
+        onCountsWriteScheduled: (written: Promise<void>) => {
+          try {
+            after(() => track(written));
+          } catch {
+            // Served outside Next (a bare Node server): the write happens all the same.
+          }
+        },
+      }),
+    });
     if (env.WORKER)
       worker = startWorker({
         getDatabase,
@@ -60,23 +72,9 @@ function runtime(): Runtime {
       });
     const cron = { secret: env.CRON_SECRET, openWithoutSecret: isNextDev() };
     const handlers = createAppHandlers({ getDatabase, services, cron, stop });
-    // Without a process that outlives its requests (serverless), an API request's response is
-    // followed by the write of what it counted in memory (the next once-a-second write, shared by
-    // the requests of that second), so a function frozen after it loses nothing.
-    const counts = !worker && (['v1', 'mcp', 'recorder'] as const);
     for (const name of Object.keys(handlers) as (keyof AppHandlers)[]) {
       const handle = handlers[name];
-      const flushAfter = counts && (counts as readonly string[]).includes(name);
-      handlers[name] = (request) => {
-        if (flushAfter) {
-          try {
-            after(() => track(services.requests.written()));
-          } catch {
-            // Served outside Next (a bare Node server): the once-a-second write happens all the same.
-          }
-        }
-        return track(handle(request));
-      };
+      handlers[name] = (request) => track(handle(request));
     }
     const shutdown = {
       stop,
