@@ -1,11 +1,12 @@
 // npm run bench:api [-- --rounds 6 --seconds 3 --concurrency 8 --db postgres,pglite --tree DIR --no-build]
+//                    [--hot-only --servers 4 --connections 64 --hot-paths get,list]
 //
 // What the /v1 layer costs over a bare Next route. The built app (`next build`, served as
 // `npm start` serves it) answers both:
 //  - the service: GET /v1/notes?limit=20 (20 notes of 50 segments), GET /v1/notes/:id and
 //    GET /v1/notes/search?q=… (a small account), Form A;
 //  - the baseline: a bare Next route handler that runs the same SQL (the same functions:
-//    authenticateAndCount, listNotes, getNoteOrThrow, searchPassages) and writes the same bytes
+//    the service's RequestCounter, listNotes, getNoteOrThrow, searchPassages) and writes the same bytes
 //    by hand, without the facade, trpc-to-openapi, zod or the presenters. Its bodies are compared
 //    byte for byte with the service's before measuring;
 //  - the bare route: the same handler with no authentication at all (no key read, nothing
@@ -15,6 +16,17 @@
 // ÷ baseline, the server's CPU per request (the Node process tree) and, on PostgreSQL, the
 // backends' CPU and the WAL written per request (pg_stat_wal, the whole cluster: run it alone).
 //
+// The hot-account run (PostgreSQL only; --hot-only runs it alone): --servers (4) processes of the
+// same build, started as above on free ports, on one database, and --connections (64) keep-alive
+// connections spread evenly over them (an undici Pool a server). Two loads alternate in rotated
+// rounds: hot, every request with the key of one account; spread, the same requests over 4
+// accounts with the same data (connection i uses account i mod 4; every server sees all four).
+// Each account is an enterprise account (daily limit 1,000,000,000) with one Form A key and one
+// note of 50 segments; the requests are GET /v1/notes/:id (--hot-paths get,list adds
+// GET /v1/notes?limit=20). It prints the throughput of each and hot ÷ spread (median and range of
+// the rounds' ratios, goal ≥ 0.9×), p50 and p99 latency and hot p99 ÷ spread p99 (goal ≤ 1.5×),
+// CPU per request and the backends seen waiting on a lock; any answer but a 200 fails the run.
+//
 // The baseline route exists only in a copy of the tree that this script makes and builds (by
 // default in the system's temporary folder; --tree to choose): nothing of it is in the source tree
 // or in a production build, and the source tree's own .next is never touched. Without
@@ -22,6 +34,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -45,11 +58,35 @@ const { values } = parseArgs({
     db: { type: 'string', default: 'postgres,pglite' },
     tree: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
+    'hot-only': { type: 'boolean', default: false },
+    servers: { type: 'string', default: '4' },
+    connections: { type: 'string', default: '64' },
+    'hot-paths': { type: 'string', default: 'get' },
   },
 });
 const ROUNDS = Number(values.rounds);
 const ROUND_MS = Number(values.seconds) * 1000;
 const CONCURRENCY = Number(values.concurrency);
+const SERVERS = Number(values.servers);
+const CONNECTIONS = Number(values.connections);
+/** Accounts of the spread load; the hot load uses the first. */
+const SPREAD_ACCOUNTS = 4;
+/** Requests each server answers before the hot-account run measures (half of them spread, half hot). */
+const WARMUP_PER_SERVER = 400;
+const HOT_PATHS = values['hot-paths'].split(',').map((p) => p.trim());
+for (const [flag, n, min] of [
+  ['--rounds', ROUNDS, 1],
+  ['--seconds', ROUND_MS / 1000, 0.1],
+  ['--concurrency', CONCURRENCY, 1],
+  ['--servers', SERVERS, 1],
+  ['--connections', CONNECTIONS, SERVERS],
+] as const)
+  if (!Number.isFinite(n) || n < min || (flag !== '--seconds' && !Number.isInteger(n)))
+    throw new Error(
+      `${flag}: expected ${flag === '--seconds' ? 'a number' : 'an integer'} of at least ${min}`,
+    );
+if (HOT_PATHS.some((p) => p !== 'get' && p !== 'list'))
+  throw new Error('--hot-paths: a comma-separated list of get and list');
 const root = path.resolve(import.meta.dirname, '..');
 const tree = path.resolve(values.tree ?? path.join(os.tmpdir(), 'meeting-notes-bench-api'));
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -60,7 +97,7 @@ const SEARCH_QUERY = 'release schedule for the importer';
 // The tree: a copy with the baseline route, built.
 
 const BASELINE_ROUTE = `// Written by scripts/bench-api.ts into its copy of the tree; never part of the service.
-import { authenticateAndCount, bearerToken } from '@/server/accounts/authenticate-api-key';
+import { bearerToken } from '@/server/accounts/authenticate-api-key';
 import { getDatabase } from '@/server/db';
 import { encodeCursor } from '@/server/http/opaque-cursor';
 import { getNoteOrThrow } from '@/server/notes/get-note';
@@ -89,7 +126,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ kind
   // ?account=: no authentication at all (the bare route); otherwise the key, counted as /v1 counts it.
   let accountId = url.searchParams.get('account');
   if (!accountId) {
-    const counted = await authenticateAndCount(db, bearerToken(request.headers.get('authorization')), {
+    const counted = await appServices().requests.authenticateAndCount(db, bearerToken(request.headers.get('authorization')), {
       form: 'A', rules, now: new Date(),
     });
     if (!counted || !counted.limit.allowed) return new Response('{}', { status: 401 });
@@ -147,6 +184,17 @@ function prepareTree() {
     { stdio: 'inherit' },
   );
   if (copy.status !== 0) throw new Error('copying the tree failed');
+  // What is measured: the working tree as it is, uncommitted changes included.
+  const git = (...args: string[]) =>
+    spawnSync('git', ['-C', root, ...args], { encoding: 'utf8' }).stdout ?? '';
+  const changed = git('status', '--porcelain', '--', 'app', 'server', 'proxy.ts', 'instrumentation.ts')
+    .split('\n')
+    .filter(Boolean).length;
+  console.log(
+    `Source: ${git('rev-parse', '--short', 'HEAD').trim() || '(not a git checkout)'}${
+      changed ? `, with ${changed} uncommitted change${changed === 1 ? '' : 's'} under app/ and server/` : ''
+    }`,
+  );
   // Turbopack compiles nothing outside the tree, so a symlinked node_modules will not do: a copy
   // made of hard links (instant, no space) of the one the script runs with.
   const modules = path.join(tree, 'node_modules');
@@ -186,7 +234,8 @@ function prepareTree() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Data: one account with 20 notes of 50 segments, one small account to search.
+// Data: one account with 20 notes of 50 segments, one small account to search (the comparison);
+// four accounts with one note of 50 segments each (the hot-account run).
 
 const LINES = [
   'Good morning, shall we start with the release schedule?',
@@ -197,51 +246,99 @@ const LINES = [
   'Let us keep the retro short and book the room for Tuesday.',
 ];
 
-async function seed(database: Database) {
-  await migrateDatabase(database);
-  const services = createServices(parseEnv({ EMBEDDINGS_PROVIDER: 'local' }));
-  const make = async (notes: number, segments: number) => {
-    const account = await createAccount(database.db, {
-      email: `bench-${randomBytes(4).toString('hex')}@example.com`,
-      earlyAccess: true,
-      plan: 'enterprise',
-      dailyLimit: 1_000_000_000,
+interface Key {
+  key: string;
+  accountId: string;
+}
+
+/** An enterprise account (early access, a daily limit never reached) with one Form A key and
+ * `notes` notes of `segments` segments; two calls with the same numbers make the same data. */
+async function seedAccount(
+  database: Database,
+  services: ReturnType<typeof createServices>,
+  notes: number,
+  segments: number,
+): Promise<Key> {
+  const account = await createAccount(database.db, {
+    email: `bench-${randomBytes(4).toString('hex')}@example.com`,
+    earlyAccess: true,
+    plan: 'enterprise',
+    dailyLimit: 1_000_000_000,
+  });
+  const { plaintext } = await createApiKey(database.db, { accountId: account.id, form: 'A' });
+  for (let i = 0; i < notes; i++) {
+    const { id } = await createMeeting(database.db, services, account.id, {
+      title: `Weekly sync ${i}`,
+      platform: 'zoom',
     });
-    const { plaintext } = await createApiKey(database.db, { accountId: account.id, form: 'A' });
-    const key = { key: plaintext, accountId: account.id };
-    for (let i = 0; i < notes; i++) {
-      const { id } = await createMeeting(database.db, services, account.id, {
-        title: `Weekly sync ${i}`,
-        platform: 'zoom',
-      });
-      await storeTranscript(database.db, services, account.id, id, {
-        durationSeconds: segments * 6,
-        generateSummary: false,
-        segments: Array.from({ length: segments }, (_, s) => ({
-          speaker: ['Ana', 'Ben', 'Chen'][s % 3] ?? 'Ana',
-          content: `${LINES[(s + i) % LINES.length]} (${i}.${s})`,
-          startTime: s * 6,
-          endTime: s * 6 + 5,
-        })),
-      });
-    }
-    return key;
-  };
-  const listKey = await make(20, 50);
-  const searchKey = await make(3, 15);
-  // Embeds the passages (the worker's job), so that the server has nothing to do but answer.
+    await storeTranscript(database.db, services, account.id, id, {
+      durationSeconds: segments * 6,
+      generateSummary: false,
+      segments: Array.from({ length: segments }, (_, s) => ({
+        speaker: ['Ana', 'Ben', 'Chen'][s % 3] ?? 'Ana',
+        content: `${LINES[(s + i) % LINES.length]} (${i}.${s})`,
+        startTime: s * 6,
+        endTime: s * 6 + 5,
+      })),
+    });
+  }
+  return { key: plaintext, accountId: account.id };
+}
+
+/** Embeds the passages (the worker's job), so that the servers have nothing to do but answer. */
+async function runWorkerDry(database: Database, services: ReturnType<typeof createServices>) {
   for (let i = 0; i < 20; i++) {
     const counts = await runDueWork(database.db, services, { budgetMs: 30_000 });
     if (Object.values(counts).every((n) => !n)) break;
   }
+}
+
+async function seed(database: Database) {
+  await migrateDatabase(database);
+  const services = createServices(parseEnv({ EMBEDDINGS_PROVIDER: 'local' }));
+  const listKey = await seedAccount(database, services, 20, 50);
+  const searchKey = await seedAccount(database, services, 3, 15);
+  await runWorkerDry(database, services);
   return { listKey, searchKey };
 }
 
 // ---------------------------------------------------------------------------------------------
 // The server and its CPU.
 
-async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const port = 3900 + Math.floor(Math.random() * 500);
+/** Servers this script started and has not seen exit: stopped at the end, on failure and on exit. */
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+/** Databases this script made and has not dropped yet: dropped on SIGINT and SIGTERM too. */
+const databases = new Set<() => Promise<void>>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    for (const child of running) child.kill('SIGTERM');
+    const drops = Promise.allSettled([...databases].map((drop) => drop()));
+    const later = new Promise((resolve) => setTimeout(resolve, 10_000));
+    void Promise.race([drops, later]).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  });
+
+/** A port nothing listens on now: the one the system hands out for listen(0). */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, resolve);
+  });
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+}
+
+async function startServer(env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
   // As `npm start` starts it (package.json's start script), without npm itself in between.
   const { scripts } = JSON.parse(fs.readFileSync(path.join(tree, 'package.json'), 'utf8')) as {
     scripts: { start: string };
@@ -260,15 +357,48 @@ async function startServer(env: Record<string, string>): Promise<{ url: string; 
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (/Ready on/.test(out)) resolve();
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(
+        () => reject(new Error(`server on port ${port} not ready after 180 s: ${out}`)),
+        180_000,
+      );
+      const onData = (chunk: Buffer) => {
+        out += chunk.toString();
+        if (/Ready on/.test(out)) {
+          clearTimeout(timer);
+          // Read on (and dropped), so that a full pipe never blocks the server.
+          child.stdout?.off('data', onData);
+          child.stdout?.resume();
+          resolve();
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`server exited (${code}): ${out}`));
+      });
     });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
-  });
+  } catch (err) {
+    await stopServer(child);
+    throw err;
+  }
   return { url: `http://127.0.0.1:${port}`, child };
+}
+
+/** SIGTERM (the server's own shutdown), SIGKILL if it has not exited 15 s later. */
+async function stopServer(child: ChildProcess) {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  running.delete(child);
 }
 
 /** CPU seconds used so far by a process and all its descendants. */
@@ -347,25 +477,34 @@ const median = (xs: number[]) =>
   );
 const fixed = (n: number, d = 2) => n.toFixed(d);
 
+/** A fresh database on the PostgreSQL server, and how to drop it. */
+async function createPostgresDatabase(server: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `mn_bench_api_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(server, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    databases.delete(drop);
+    const sql = postgres(server, { max: 1, onnotice: () => {} });
+    await sql.unsafe(`drop database if exists ${name} with (force)`);
+    await sql.end();
+  };
+  databases.add(drop);
+  return { url: url.toString(), drop };
+}
+
 async function measure(kind: 'postgres' | 'pglite') {
   let database: Database;
   let env: Record<string, string>;
   let drop = async () => {};
   let dataDir: string | undefined;
   if (kind === 'postgres' && serverUrl) {
-    const name = `mn_bench_api_${randomBytes(4).toString('hex')}`;
-    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    database = await openPostgres(url.toString());
-    env = { DATABASE_URL: url.toString() };
-    drop = async () => {
-      const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await sql.unsafe(`drop database if exists ${name} with (force)`);
-      await sql.end();
-    };
+    const made = await createPostgresDatabase(serverUrl);
+    database = await openPostgres(made.url);
+    env = { DATABASE_URL: made.url };
+    drop = made.drop;
   } else {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mn-bench-api-'));
     database = await openPglite(dataDir);
@@ -503,24 +642,330 @@ async function measure(kind: 'postgres' | 'pglite') {
   } finally {
     await pool.close();
     await monitor?.end();
-    server.child.kill('SIGTERM');
-    await new Promise((resolve) => server.child.once('exit', resolve));
+    await stopServer(server.child);
     await drop();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-async function main() {
-  prepareTree();
-  const kinds = values.db.split(',').map((k) => k.trim());
-  for (const kind of kinds) {
-    if (kind === 'postgres' && !serverUrl) {
-      console.log('\npostgres: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL to a PostgreSQL server)');
-      continue;
+// ---------------------------------------------------------------------------------------------
+// The hot-account run: several servers, one account against four.
+
+interface HotRound {
+  requests: number;
+  seconds: number;
+  latencies: number[];
+  /** Answers other than 200 by status ('error' for a request that failed), and the first one. */
+  failures: Map<string, number>;
+  firstFailure?: string;
+  cpu: number;
+  dbCpu: number;
+  /** CPU seconds of this process (the load), for the cores the whole run kept busy. */
+  clientCpu: number;
+  /** Backends of the database seen waiting on a heavyweight lock (Lock: a row, a transaction) and
+   * on a lightweight one (LWLock: a buffer's content…), summed over the samples; and the samples. */
+  lockWaits: number;
+  lwLockWaits: number;
+  samples: number;
+}
+
+/** Which server and which account of the spread load each connection uses: the connections in
+ * even blocks, one a server, and in each block the accounts in turn (connection i: account i mod 4). */
+const connectionPlan = Array.from({ length: CONNECTIONS }, (_, i) => ({
+  server: Math.floor((i * SERVERS) / CONNECTIONS),
+  account: i % SPREAD_ACCOUNTS,
+}));
+
+/**
+ * Every connection sends requests one after the other until `stop` says so: with the hot account's
+ * key (load 'hot') or its own account's (load 'spread'), through its server's pool, cycling through
+ * the paths of that account.
+ */
+async function hotLoad(
+  pools: Pool[],
+  keys: Key[],
+  paths: string[][],
+  mode: 'hot' | 'spread',
+  stop: (server: number) => boolean,
+): Promise<Pick<HotRound, 'requests' | 'seconds' | 'latencies' | 'failures' | 'firstFailure'>> {
+  const latencies: number[] = [];
+  const failures = new Map<string, number>();
+  let firstFailure: string | undefined;
+  const start = performance.now();
+  await Promise.all(
+    connectionPlan.map(async (c) => {
+      const account = mode === 'hot' ? 0 : c.account;
+      const key = keys[account]?.key ?? '';
+      const targets = paths[account] ?? [];
+      const pool = pools[c.server];
+      if (!pool) throw new Error(`no pool for server ${c.server}`);
+      for (let j = 0; !stop(c.server); j++) {
+        const target = targets[j % targets.length] ?? '';
+        const t = performance.now();
+        let status: string;
+        let text = '';
+        try {
+          const res = await pool.request({
+            method: 'GET',
+            path: target,
+            headers: { authorization: `Bearer ${key}` },
+          });
+          status = String(res.statusCode);
+          if (res.statusCode === 200) await res.body.arrayBuffer();
+          else text = await res.body.text();
+        } catch (err) {
+          status = 'error';
+          text = err instanceof Error ? err.message : String(err);
+        }
+        latencies.push(performance.now() - t);
+        if (status !== '200') {
+          failures.set(status, (failures.get(status) ?? 0) + 1);
+          firstFailure ??= `${mode} ${target} on server ${c.server + 1}: ${status} ${text.slice(0, 300)}`;
+        }
+      }
+    }),
+  );
+  return {
+    requests: latencies.length,
+    seconds: (performance.now() - start) / 1000,
+    latencies,
+    failures,
+    firstFailure,
+  };
+}
+
+/** A body with what differs between two accounts' copies of the same data (ids, times) left out. */
+function comparable(text: string): string {
+  const strip = (n: Record<string, unknown>) => {
+    const { id: _id, created_at: _created, ended_at: _ended, ...rest } = n;
+    return rest;
+  };
+  const body = JSON.parse(text) as Record<string, unknown> & { data?: Record<string, unknown>[] };
+  return JSON.stringify(body.data ? { ...body, data: body.data.map(strip) } : strip(body));
+}
+
+async function measureHot(server: string) {
+  const made = await createPostgresDatabase(server);
+  const env = { DATABASE_URL: made.url };
+  const servers: Server[] = [];
+  const pools: Pool[] = [];
+  let monitor: postgres.Sql | undefined;
+  try {
+    const database = await openPostgres(made.url);
+    let keys: Key[];
+    try {
+      await migrateDatabase(database);
+      const services = createServices(parseEnv({ EMBEDDINGS_PROVIDER: 'local' }));
+      keys = [];
+      for (let a = 0; a < SPREAD_ACCOUNTS; a++) keys.push(await seedAccount(database, services, 1, 50));
+      await runWorkerDry(database, services);
+    } finally {
+      await database.close();
     }
-    if (kind !== 'postgres' && kind !== 'pglite') throw new Error(`--db: unknown database ${kind}`);
-    await measure(kind);
+    // One after the other: each start prepares the database (migrations, checked) before it serves.
+    for (let s = 0; s < SERVERS; s++) servers.push(await startServer(env));
+    for (let s = 0; s < SERVERS; s++) {
+      const url = servers[s]?.url ?? '';
+      pools.push(
+        new Pool(url, {
+          connections: connectionPlan.filter((c) => c.server === s).length,
+          pipelining: 1,
+        }),
+      );
+    }
+    console.log(`\nServers: ${servers.map((s) => `${s.url} (pid ${s.child.pid})`).join(', ')}`);
+    // Each account's paths; the bodies must be the same for all accounts but for ids and times, on
+    // every server.
+    const paths: string[][] = [];
+    for (const [a, key] of keys.entries()) {
+      const list = await body(pools[0] as Pool, '/v1/notes?limit=20', key.key);
+      const noteId = (JSON.parse(list) as { data: { id: string }[] }).data[0]?.id;
+      if (!noteId) throw new Error(`account ${a + 1}: no note listed`);
+      paths.push(HOT_PATHS.map((p) => (p === 'get' ? `/v1/notes/${noteId}` : '/v1/notes?limit=20')));
+    }
+    for (const [i, target] of (paths[0] ?? []).entries()) {
+      const expected = comparable(await body(pools[0] as Pool, target, keys[0]?.key ?? ''));
+      for (const [a, key] of keys.entries())
+        for (const [s, pool] of pools.entries()) {
+          const got = comparable(await body(pool, paths[a]?.[i] ?? '', key.key));
+          if (got !== expected)
+            throw new Error(`${target}: account ${a + 1}'s body on server ${s + 1} differs from account 1's`);
+        }
+    }
+    // Warm every server (JIT, its database pool, prepared statements), with every account.
+    for (const mode of ['spread', 'hot'] as const) {
+      const done = pools.map(() => 0);
+      const warm = await hotLoad(pools, keys, paths, mode, (s) => {
+        done[s] = (done[s] ?? 0) + 1;
+        return (done[s] ?? 0) > WARMUP_PER_SERVER / 2;
+      });
+      if (warm.failures.size) throw new Error(`warming up: ${warm.firstFailure}`);
+    }
+
+    monitor = postgres(made.url, { max: 1, onnotice: () => {} });
+    const sql = monitor;
+    const backends = async () =>
+      (
+        await sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`
+      ).map((r) => Number(r.pid));
+    const serverCpu = () => servers.reduce((t, s) => t + treeCpuSeconds(s.child.pid ?? 0), 0);
+    const what = HOT_PATHS.map((p) => (p === 'get' ? 'GET /v1/notes/:id' : 'GET /v1/notes?limit=20')).join(
+      ' and ',
+    );
+    console.log(
+      `postgres, hot account: ${SERVERS} servers, ${CONNECTIONS} connections (${connectionPlan.filter((c) => c.server === 0).length} on server 1), ` +
+        `${ROUNDS} rounds of ${ROUND_MS / 1000} s per load; ${what}, 1 note of 50 segments an account; ` +
+        `hot = 1 account, spread = ${SPREAD_ACCOUNTS} accounts`,
+    );
+    const sides = { hot: [] as HotRound[], spread: [] as HotRound[] };
+    const orders = [
+      ['hot', 'spread'],
+      ['spread', 'hot'],
+    ] as const;
+    const rps = (r: HotRound) => r.requests / r.seconds;
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const mode of orders[r % orders.length] ?? orders[0]) {
+        const pids = await backends();
+        const cpu0 = serverCpu();
+        const db0 = pidsCpuSeconds(pids);
+        const client0 = process.cpuUsage();
+        // Backends waiting on a lock, sampled ten times a second while the load runs (a failed sample
+        // ends the sampling, not the run: the load reports its own failures).
+        let sampling = true;
+        let lockWaits = 0;
+        let lwLockWaits = 0;
+        let samples = 0;
+        const sampler = (async () => {
+          while (sampling) {
+            const [row] = await sql`select
+                count(*) filter (where wait_event_type = 'Lock')::int as lock,
+                count(*) filter (where wait_event_type = 'LWLock')::int as lwlock
+              from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
+            lockWaits += Number(row?.lock ?? 0);
+            lwLockWaits += Number(row?.lwlock ?? 0);
+            samples++;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        })().catch(() => {});
+        const end = performance.now() + ROUND_MS;
+        const round = await hotLoad(pools, keys, paths, mode, () => performance.now() >= end);
+        const client = process.cpuUsage(client0);
+        sampling = false;
+        await sampler;
+        sides[mode].push({
+          ...round,
+          cpu: serverCpu() - cpu0,
+          dbCpu: pidsCpuSeconds(pids) - db0,
+          clientCpu: (client.user + client.system) / 1e6,
+          lockWaits,
+          lwLockWaits,
+          samples,
+        });
+      }
+      const [h, sp] = [sides.hot[r], sides.spread[r]];
+      if (h && sp)
+        console.log(
+          `  round ${r + 1}: hot ${fixed(rps(h), 0)} req/s, spread ${fixed(rps(sp), 0)} req/s, hot ÷ spread ${fixed(rps(h) / rps(sp))}×`,
+        );
+    }
+    const pooled = (rs: HotRound[]) => rs.flatMap((r) => r.latencies).sort((x, y) => x - y);
+    const sum = (rs: HotRound[], f: (r: HotRound) => number) => rs.reduce((t, r) => t + f(r), 0);
+    const perRequestMs = (rs: HotRound[], f: (r: HotRound) => number) =>
+      (1000 * sum(rs, f)) / sum(rs, (r) => r.requests);
+    const failures = (rs: HotRound[]) => {
+      const all = new Map<string, number>();
+      for (const r of rs) for (const [k, n] of r.failures) all.set(k, (all.get(k) ?? 0) + n);
+      return all;
+    };
+    const failureText = (m: Map<string, number>) =>
+      m.size ? [...m].map(([k, n]) => `${n} × ${k}`).join(', ') : '0';
+    const samples = (rs: HotRound[]) =>
+      Math.max(
+        1,
+        sum(rs, (r) => r.samples),
+      );
+    const rows = (['hot', 'spread'] as const).map((mode) => {
+      const rs = sides[mode];
+      const lat = pooled(rs);
+      return [
+        mode === 'hot' ? 'hot (1 account)' : `spread (${SPREAD_ACCOUNTS} accounts)`,
+        `${fixed(median(rs.map(rps)), 0)} (${fixed(Math.min(...rs.map(rps)), 0)}–${fixed(Math.max(...rs.map(rps)), 0)})`,
+        `${fixed(percentile(lat, 50), 1)} ms`,
+        `${fixed(percentile(lat, 99), 1)} ms`,
+        `${fixed(perRequestMs(rs, (r) => r.cpu))} ms`,
+        `${fixed(perRequestMs(rs, (r) => r.dbCpu))} ms`,
+        `${fixed(sum(rs, (r) => r.lockWaits) / samples(rs), 2)} / ${fixed(sum(rs, (r) => r.lwLockWaits) / samples(rs), 2)}`,
+        fixed(sum(rs, (r) => r.cpu + r.dbCpu + r.clientCpu) / sum(rs, (r) => r.seconds), 2),
+        failureText(failures(rs)),
+      ];
+    });
+    const header = [
+      'load',
+      'req/s (median, range of rounds)',
+      'p50',
+      'p99',
+      'server CPU/request (all servers)',
+      'DB CPU/request',
+      'backends waiting on Lock / LWLock (mean of samples)',
+      'cores busy (servers + DB + load)',
+      'non-200',
+    ];
+    console.log(`| ${header.join(' | ')} |`);
+    console.log(`| ${header.map(() => '---').join(' | ')} |`);
+    for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+    const ratios = sides.hot.map((h, i) => rps(h) / rps(sides.spread[i] ?? h));
+    const [hLat, sLat] = [pooled(sides.hot), pooled(sides.spread)];
+    const p99Ratio = percentile(hLat, 99) / percentile(sLat, 99);
+    const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
+    console.log(
+      `throughput hot ÷ spread: ${fixed(median(ratios))}× (rounds ${fixed(Math.min(...ratios))}–${fixed(Math.max(...ratios))}); goal ≥ 0.9×: ${verdict(median(ratios) >= 0.9)}`,
+    );
+    console.log(
+      `p50 hot ÷ spread: ${fixed(percentile(hLat, 50) / percentile(sLat, 50))}×; p99 hot ÷ spread: ${fixed(p99Ratio)}× (${fixed(percentile(hLat, 99), 1)} / ${fixed(percentile(sLat, 99), 1)} ms); goal ≤ 1.5×: ${verdict(p99Ratio <= 1.5)}`,
+    );
+    const failed = [...sides.hot, ...sides.spread].find((r) => r.failures.size);
+    if (failed)
+      throw new Error(
+        `answers other than 200 (hot: ${failureText(failures(sides.hot))}; spread: ${failureText(
+          failures(sides.spread),
+        )}); the first: ${failed.firstFailure}`,
+      );
+  } finally {
+    await Promise.all(pools.map((p) => p.close()));
+    await monitor?.end();
+    await Promise.all(servers.map((s) => stopServer(s.child)));
+    // Any server that failed to start has been stopped by startServer; none of ours is left.
+    await Promise.all([...running].map((child) => stopServer(child)));
+    await made.drop();
   }
+}
+
+async function main() {
+  const kinds = values.db.split(',').map((k) => k.trim());
+  for (const kind of kinds)
+    if (kind !== 'postgres' && kind !== 'pglite') throw new Error(`--db: unknown database ${kind}`);
+  if (values['hot-only'] && !serverUrl)
+    throw new Error(
+      '--hot-only: the hot-account run needs PostgreSQL (set BENCH_DATABASE_URL or TEST_DATABASE_URL)',
+    );
+  prepareTree();
+  if (!values['hot-only'])
+    for (const kind of kinds) {
+      if (kind === 'postgres' && !serverUrl) {
+        console.log(
+          '\npostgres: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL to a PostgreSQL server)',
+        );
+        continue;
+      }
+      await measure(kind as 'postgres' | 'pglite');
+    }
+  if (serverUrl && (values['hot-only'] || kinds.includes('postgres'))) await measureHot(serverUrl);
+  else
+    console.log(
+      `\nhot account: skipped (PostgreSQL only, PGlite being one process; ${
+        serverUrl ? '--db has no postgres' : 'set BENCH_DATABASE_URL or TEST_DATABASE_URL'
+      })`,
+    );
 }
 
 main().catch((err: unknown) => {
