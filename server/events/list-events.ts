@@ -4,7 +4,7 @@ import { events } from '../db/schema';
 import type { EventType } from '../domain';
 import { notFound } from '../errors';
 import type { EventData } from '../webhooks/envelope';
-import { EVENT_RETENTION_DAYS } from '../webhooks/prune-events';
+import { eventRetentionStart } from '../webhooks/prune-events';
 
 // The account's events as the Events API reads them (docs/rules.md#events-api): the meetings'
 // events of the last EVENT_RETENTION_DAYS, newest first. Test events (no meeting) are not listed.
@@ -34,13 +34,10 @@ export interface EventPage {
 
 const columns = { id: events.id, type: events.type, data: events.data, createdAt: events.createdAt };
 
-/** Events older than this are past their retention, whether or not the background has pruned them. */
-const retentionStart = (now: Date) => new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000);
-
 const listed = (accountId: string, now: Date): SQL[] => [
   eq(events.accountId, accountId),
   isNotNull(events.meetingId),
-  gte(events.createdAt, retentionStart(now)),
+  gte(events.createdAt, eventRetentionStart(now)),
 ];
 
 /** A page of the account's events, newest first, in one statement on (account_id, created_at, id). */

@@ -5,6 +5,9 @@ import { log } from '../log';
 /** How long events (and with them their deliveries and attempt log) are kept. */
 export const EVENT_RETENTION_DAYS = 30;
 
+/** Events created before this instant are past their retention, whether or not they are pruned yet. */
+export const eventRetentionStart = (now: Date) => new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000);
+
 const BATCH = 1000;
 const MAX_BATCHES = 20;
 const EVERY_MS = 60 * 60_000;
@@ -16,7 +19,7 @@ const EVERY_MS = 60 * 60_000;
  * delays) keeps its event until it settles. Returns how many events were deleted.
  */
 export async function pruneOldEvents(db: Db, now: Date = new Date()): Promise<number> {
-  const before = new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000).toISOString();
+  const before = eventRetentionStart(now).toISOString();
   let total = 0;
   for (let i = 0; i < MAX_BATCHES; i++) {
     const rows = await queryRows<{ id: string }>(
