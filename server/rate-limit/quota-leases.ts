@@ -195,6 +195,8 @@ export class QuotaLeases {
   private giveBackLeft(lease: Lease): void {
     if (lease.left <= 0) return;
     this.pendingReturns.push({ bucket: lease.bucket, startMs: lease.startMs, left: lease.left });
+    // The window's count drops by what goes back: Remaining stays the same.
+    lease.lastCount -= lease.left;
     lease.left = 0;
   }
 

@@ -46,6 +46,15 @@ describe('blocks of quota', () => {
     expect(await dayCount(account.id, 10_000)).toBeGreaterThanOrEqual(300);
     await app.flushCounts();
     expect(await dayCount(account.id, 10_000)).toBe(300);
+    // After the give-back, Remaining goes on from where it was, and so does the count.
+    for (let i = 0; i < 100; i++) {
+      const res = await app.request('/v1/notes?limit=1', { key });
+      remaining.push(Number(res.headers.get('x-ratelimit-remaining')));
+      if (i === 49) await app.flushCounts();
+    }
+    expect(remaining).toEqual(Array.from({ length: 400 }, (_, i) => 10_000 - 1 - i));
+    await app.flushCounts();
+    expect(await dayCount(account.id, 10_000)).toBe(400);
   });
 
   it('four processes hammering one account at the edge of its limit never admit more than it, and admit all of it once their blocks go back', async () => {
