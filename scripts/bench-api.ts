@@ -92,6 +92,7 @@ const tree = path.resolve(values.tree ?? path.join(os.tmpdir(), 'meeting-notes-b
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 const SEARCH_QUERY = 'release schedule for the importer';
+const SECRETS_KEY = randomBytes(32).toString('hex');
 
 // ---------------------------------------------------------------------------------------------
 // The tree: a copy with the baseline route, built.
@@ -351,6 +352,9 @@ async function startServer(env: Record<string, string>): Promise<Server> {
       ...env,
       PORT: String(port),
       WORKER: 'off',
+      // The servers share one database, so they share one key for webhook secrets, as a
+      // deployment's instances must (and none warns that it made its own).
+      SECRETS_KEY,
       LOG_LEVEL: 'warn',
       EMBEDDINGS_PROVIDER: 'local',
       NEXT_TELEMETRY_DISABLED: '1',
