@@ -121,12 +121,14 @@ test('traces under Next: a /v1 request with its form and SQL, a recorder call, i
       s.name,
       ...Object.values(s.attributes).map((v) => JSON.stringify(v)),
     ]);
-    for (const value of values) {
-      expect(value).not.toContain(apiKey);
-      expect(value).not.toContain(secret);
-      expect(value).not.toContain('Osprey');
-      expect(value).not.toMatch(/Bearer /);
-    }
+    // One assertion over every value: Playwright records each expect as a step, and tens of
+    // thousands of them (every span of the run so far) took minutes.
+    const leaks = values.filter(
+      (value) =>
+        value.includes(apiKey) || value.includes(secret) || value.includes('Osprey') || /Bearer /.test(value),
+    );
+    expect(values.length).toBeGreaterThan(0);
+    expect(leaks).toEqual([]);
   } finally {
     await receiver.close();
   }
