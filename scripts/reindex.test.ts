@@ -10,6 +10,7 @@ import { openPglite, openPostgres, queryRows, type Database } from '../server/db
 import { storedDimensions } from '../server/search/embedding-dimensions';
 import { searchPassages } from '../server/search/search-passages';
 import { LocalEmbedder } from '../server/embeddings/local-embedder';
+import { migratedPgliteFolder } from '../test/support/test-database';
 
 // `npm run reindex` re-embeds what is not on the configured model and dimension, with progress, and
 // resumes (skips what is done). Run for real as a subprocess.
@@ -21,7 +22,10 @@ let dataDir: string;
 let dbName: string | undefined;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mn-reindex-'));
+  // A migrated folder, so the seed below does not spend its time on initdb.
+  dataDir = serverUrl
+    ? fs.mkdtempSync(path.join(os.tmpdir(), 'mn-reindex-'))
+    : await migratedPgliteFolder('reindex');
   env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
   if (serverUrl) {

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { TRPCError } from '@trpc/server';
 import { and, count, eq, isNull } from 'drizzle-orm';
@@ -12,10 +11,11 @@ import {
   revokeApiKey,
 } from '../../server/accounts/accounts';
 import { createCaller } from '../../server/api/root';
-import { migrateDatabase, openPglite } from '../../server/db/client';
+import { openPglite } from '../../server/db/client';
 import { apiKeys } from '../../server/db/schema';
 import { AppError } from '../../server/errors';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { migratedPgliteFolder } from '../support/test-database';
 
 // At most 20 active (unrevoked) API keys per account, enforced in the one key-creation
 // service that the settings app and the admin CLI both call.
@@ -136,9 +136,8 @@ describe('the admin CLI refuses a 21st key with the message', () => {
       cleanup = async () => {};
     } else {
       // PGlite allows one process per data folder: prepare it here, close it, then run the CLI on it.
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mn-key-cap-'));
+      const dataDir = await migratedPgliteFolder('key-cap');
       const database = await openPglite(dataDir);
-      await migrateDatabase(database);
       const account = await createAccount(database.db, { email: 'cli@example.com' });
       for (let i = 0; i < 20; i++) await createApiKey(database.db, { accountId: account.id });
       await database.close();

@@ -3,19 +3,18 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { count, sql } from 'drizzle-orm';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createAccount, createApiKey } from '../../server/accounts/accounts';
-import { type Database, migrateDatabase, openPglite, queryRows } from '../../server/db/client';
+import { type Database, openPglite, queryRows } from '../../server/db/client';
 import { accountDayBucket } from '../../server/rate-limit/plan-limits';
 import { deliveries, deliveryAttempts, jobs, passages } from '../../server/db/schema';
 import { OpenAIEmbedder } from '../../server/embeddings/openai-embedder';
 import { createWorkStop } from '../../server/jobs/work-stop';
 import { runDueWork } from '../../server/worker/run-due-work';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai-server';
-import { createTestDatabase } from '../support/test-database';
+import { createTestDatabase, migratedPgliteFolder } from '../support/test-database';
 import { startTestApp } from '../support/test-app';
 
 // Graceful shutdown of a real instance (test/operations/instance-process.ts: the runtime's start
@@ -137,11 +136,10 @@ async function sharedDatabase(): Promise<{
       close: () => database.close(),
     };
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mn-shutdown-'));
+  const dir = await migratedPgliteFolder('shutdown');
   const use = async <T>(fn: (db: Database['db']) => Promise<T>) => {
     const database = await openPglite(dir);
     try {
-      await migrateDatabase(database);
       return await fn(database.db);
     } finally {
       await database.close();

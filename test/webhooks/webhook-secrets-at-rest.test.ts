@@ -8,14 +8,14 @@ import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../server/accounts/accounts';
-import { migrateDatabase, openPglite, type Database, type Db } from '../../server/db/client';
+import { openPglite, type Database, type Db } from '../../server/db/client';
 import { webhookEndpoints } from '../../server/db/schema';
 import { EnvError, parseEnv } from '../../server/env';
 import { runDueWork } from '../../server/worker/run-due-work';
 import { resealSecrets, sealLegacySecrets } from '../../server/webhooks/seal-secrets';
 import { createSecretBox, isSealed, keyIdOf, type SecretBox } from '../../server/webhooks/secret-box';
 import { loadSecretKeys } from '../../server/webhooks/secret-keys';
-import { createTestDatabase, testDatabaseKind } from '../support/test-database';
+import { createTestDatabase, migratedPgliteFolder, testDatabaseKind } from '../support/test-database';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Webhook signing secrets (docs/rules.md#webhook-urls-and-secrets) are encrypted at rest under
@@ -481,9 +481,9 @@ describe(`stored secrets on ${testDatabaseKind}`, () => {
     // The script opens the configured database: a PGlite folder of its own, or this PostgreSQL database.
     const [oldKey, newKey] = [key(), key()];
     const oldBox = createSecretBox({ current: oldKey });
-    const dataDir = tmpDir('rotate');
+    const dataDir = database.url ? tmpDir('rotate') : await migratedPgliteFolder('secrets-rotate');
+    if (!database.url) tmpDirs.push(dataDir);
     const target = database.url ? database : await openPglite(dataDir);
-    if (!database.url) await migrateDatabase(target);
     const account = await createAccount(target.db, { email: `rotate-${randomUUID()}@example.com` });
     const now = new Date();
     const secrets = [formA(), formB(), formA()];
