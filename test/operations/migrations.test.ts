@@ -114,7 +114,8 @@ describe('migrations', () => {
               async () =>
                 (
                   await observer`select count(*)::int as n from pg_locks
-                                 where locktype = 'advisory' and objid = ${MIGRATION_LOCK} and not granted`
+                                 where locktype = 'advisory' and objid = ${MIGRATION_LOCK} and not granted
+                                   and database = (select oid from pg_database where datname = current_database())`
                 )[0]?.n,
               { timeout: 30_000 },
             )
@@ -128,9 +129,13 @@ describe('migrations', () => {
         expect(rows).toHaveLength(TAGS.length);
         expect(new Set(rows.map((r) => r.hash)).size).toBe(TAGS.length);
         expect(await migrateDatabase(instances[0]!)).toEqual({ applied: [], waited: false });
-        // Nothing is left holding the lock once the transactions ended.
+        // Nothing is left holding a lock of this database once the transactions ended (other
+        // suites share the cluster, and their databases' locks are theirs).
         expect(
-          (await observer`select count(*)::int as n from pg_locks where locktype = 'advisory'`)[0]?.n,
+          (
+            await observer`select count(*)::int as n from pg_locks where locktype = 'advisory'
+                           and database = (select oid from pg_database where datname = current_database())`
+          )[0]?.n,
         ).toBe(0);
       } finally {
         await holder.end();
@@ -161,7 +166,8 @@ describe('migrations', () => {
               async () =>
                 (
                   await observer`select count(*)::int as n from pg_locks
-                                 where locktype = 'advisory' and objid = ${ADOPT_DIMENSIONS_LOCK} and not granted`
+                                 where locktype = 'advisory' and objid = ${ADOPT_DIMENSIONS_LOCK} and not granted
+                                   and database = (select oid from pg_database where datname = current_database())`
                 )[0]?.n,
               { timeout: 30_000 },
             )
