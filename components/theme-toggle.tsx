@@ -6,8 +6,10 @@ import { readThemeChoice, storeThemeChoice, type ThemeChoice } from './theme';
 /** System, Light or Dark, kept in this browser (components/theme.ts). */
 export function ThemeToggle({ className = '' }: { className?: string }) {
   const id = useId();
-  // "system" until mounted: the server cannot know the stored choice.
-  const [choice, setChoice] = useState<ThemeChoice>('system');
+  // Unknown until mounted: the server cannot know the stored choice. Until then the control is
+  // disabled, so a choice made before the page's code has loaded is not lost (nor undone by the
+  // stored one a moment later).
+  const [choice, setChoice] = useState<ThemeChoice | null>(null);
   useEffect(() => setChoice(readThemeChoice()), []);
   return (
     <span className={`inline-flex items-center gap-1.5 text-sm ${className}`}>
@@ -17,7 +19,8 @@ export function ThemeToggle({ className = '' }: { className?: string }) {
       <select
         id={id}
         data-testid="theme-toggle"
-        value={choice}
+        value={choice ?? 'system'}
+        disabled={choice === null}
         onChange={(e) => {
           const next = e.target.value as ThemeChoice;
           setChoice(next);

@@ -419,8 +419,20 @@ test('dark mode follows the system, a toggle overrides it and is remembered, app
   await page.emulateMedia({ colorScheme: 'light' });
   await page.getByRole('combobox', { name: 'Theme' }).selectOption('dark');
   await expect(html).toHaveClass(/\bdark\b/);
-  await page.reload();
+  // Until the page's code has loaded, the theme is applied but the control cannot be changed: a
+  // choice made then would be lost, and the stored one would come back a moment later.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const pageCode = (url: URL) => url.pathname.startsWith('/_next/static/') && url.pathname.endsWith('.js');
+  await page.route(pageCode, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.reload({ waitUntil: 'domcontentloaded' });
   await expect(html).toHaveClass(/\bdark\b/);
+  await expect(page.getByRole('combobox', { name: 'Theme' })).toBeDisabled();
+  release();
+  await expect(page.getByRole('combobox', { name: 'Theme' })).toHaveValue('dark');
   // Back to the system: light now, and dark again when the system turns dark.
   await page.getByRole('combobox', { name: 'Theme' }).selectOption('system');
   await expect(html).not.toHaveClass(/\bdark\b/);
