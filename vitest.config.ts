@@ -46,6 +46,11 @@ export default defineConfig({
     // file's time is PGlite's single thread or waiting on PostgreSQL
     // (docs/performance.md#vitests-maxworkers).
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    // Each worker keeps its modules from one file to the next instead of importing the server
+    // afresh for every file (and compiling PGlite's WebAssembly and loading the model again): the
+    // suite's files build their apps from injected parts, restore their spies and stubs, and close
+    // what they open (docs/performance.md#test-files-share-their-workers-modules).
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Scripts run as subprocesses (seed, reindex) inherit this: the fast word-matching embedder
