@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { linkPathIn } from '../test/support/smtp-capture';
+import { axe, DESKTOP, PHONE } from './axe';
 import { mailTo } from './mailbox';
 import { shot } from './screenshots';
 
@@ -14,8 +14,6 @@ import { shot } from './screenshots';
 const OPERATOR = 'operator@e2e.test';
 const PASSWORD = 'quiet harbor lantern 71';
 const NEW_PASSWORD = 'velvet canyon orchid 58';
-const DESKTOP = { width: 1280, height: 860 };
-const PHONE = { width: 390, height: 844 };
 
 test.describe.configure({ mode: 'serial' });
 
@@ -23,9 +21,7 @@ test.describe.configure({ mode: 'serial' });
 async function checkAccessible(page: Page, label: string) {
   for (const viewport of [DESKTOP, PHONE]) {
     await page.setViewportSize(viewport);
-    const { violations } = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze();
+    const { violations } = await axe(page).analyze();
     const grave = violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
