@@ -41,7 +41,9 @@ test('a paraphrase finds its meeting first, by meaning', async ({ page }) => {
   await expect(page.getByTestId('no-close-matches')).toHaveCount(0);
 });
 
-test('a query over 256 characters gets a friendly message, not the validation text', async ({ page }) => {
+test('a query over 256 characters gets a friendly message, not the validation text', {
+  tag: '@any-database',
+}, async ({ page }) => {
   await signIn(page);
   const long = 'what did we decide about the budget for the next quarter and who owns it '.repeat(5);
   expect(long.trim().length).toBeGreaterThan(256);
@@ -53,9 +55,9 @@ test('a query over 256 characters gets a friendly message, not the validation te
   await expect(page.locator('body')).not.toContainText(/too_big|Too big|at most 256/i);
 });
 
-test('a 300-character search typed in the box is not cut silently: it says how long it is and waits for a shorter one', async ({
-  page,
-}) => {
+test('a 300-character search typed in the box is not cut silently: it says how long it is and waits for a shorter one', {
+  tag: '@any-database',
+}, async ({ page }) => {
   await signIn(page);
   const long = 'what did we decide about the budget for the next quarter and who owns it '
     .repeat(5)
