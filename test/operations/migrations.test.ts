@@ -88,6 +88,22 @@ function script(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<R
   });
 }
 
+/**
+ * How many advisory locks this database has (other suites share the cluster, and their
+ * databases' locks are theirs): of one lock only, and only those still waiting, if asked.
+ */
+async function advisoryLocks(
+  observer: postgres.Sql,
+  only: { lock?: number; waiting?: boolean } = {},
+): Promise<number | undefined> {
+  const [row] = await observer<{ n: number }[]>`select count(*)::int as n from pg_locks
+    where locktype = 'advisory'
+      and database = (select oid from pg_database where datname = current_database())
+      ${only.lock === undefined ? observer`` : observer`and objid = ${only.lock}`}
+      ${only.waiting ? observer`and not granted` : observer``}`;
+  return row?.n;
+}
+
 async function appliedMigrations(db: Database['db']): Promise<{ hash: string; created_at: string }[]> {
   return queryRows(db, sql`select hash, created_at::text from drizzle.__drizzle_migrations order by id`);
 }
@@ -110,15 +126,9 @@ describe('migrations', () => {
           await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
           runs = Promise.all(instances.map((instance) => migrateDatabase(instance)));
           await expect
-            .poll(
-              async () =>
-                (
-                  await observer`select count(*)::int as n from pg_locks
-                                 where locktype = 'advisory' and objid = ${MIGRATION_LOCK} and not granted
-                                   and database = (select oid from pg_database where datname = current_database())`
-                )[0]?.n,
-              { timeout: 30_000 },
-            )
+            .poll(async () => advisoryLocks(observer, { lock: MIGRATION_LOCK, waiting: true }), {
+              timeout: 30_000,
+            })
             .toBe(3);
         });
         const results = await runs!;
@@ -129,14 +139,8 @@ describe('migrations', () => {
         expect(rows).toHaveLength(TAGS.length);
         expect(new Set(rows.map((r) => r.hash)).size).toBe(TAGS.length);
         expect(await migrateDatabase(instances[0]!)).toEqual({ applied: [], waited: false });
-        // Nothing is left holding a lock of this database once the transactions ended (other
-        // suites share the cluster, and their databases' locks are theirs).
-        expect(
-          (
-            await observer`select count(*)::int as n from pg_locks where locktype = 'advisory'
-                           and database = (select oid from pg_database where datname = current_database())`
-          )[0]?.n,
-        ).toBe(0);
+        // Nothing is left holding a lock once the transactions ended.
+        expect(await advisoryLocks(observer)).toBe(0);
       } finally {
         await holder.end();
         await observer.end();
@@ -162,15 +166,9 @@ describe('migrations', () => {
           await tx`select pg_advisory_xact_lock(${ADOPT_DIMENSIONS_LOCK})`;
           adopted = Promise.all(instances.map((instance) => adoptDimensionsIfEmpty(instance.db, 768)));
           await expect
-            .poll(
-              async () =>
-                (
-                  await observer`select count(*)::int as n from pg_locks
-                                 where locktype = 'advisory' and objid = ${ADOPT_DIMENSIONS_LOCK} and not granted
-                                   and database = (select oid from pg_database where datname = current_database())`
-                )[0]?.n,
-              { timeout: 30_000 },
-            )
+            .poll(async () => advisoryLocks(observer, { lock: ADOPT_DIMENSIONS_LOCK, waiting: true }), {
+              timeout: 30_000,
+            })
             .toBe(3);
         });
         expect(await adopted!).toEqual([true, true, true]);
