@@ -128,14 +128,17 @@ async function withDb<T>(fn: (database: Database) => Promise<T>): Promise<T> {
 
 /** GET /v1/notes through the real handlers over the CLI's database. */
 async function listNotes(database: Database, key: string, query = '') {
+  const services = createServices(parseEnv({}));
   const handlers = createAppHandlers({
     getDatabase: async () => database,
-    services: createServices(parseEnv({})),
+    services,
     cron: { secret: undefined, openWithoutSecret: false },
   });
   const res = await handlers.v1(
     new Request(`http://x/v1/notes${query}`, { headers: { authorization: `Bearer ${key}` } }),
   );
+  // The key's usage is written now, before the caller closes the database.
+  await services.requests.close(database.db);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   return { status: res.status, json: (await res.json()) as any };
 }

@@ -33,6 +33,8 @@ export class RequestCounter {
   /** Keys seen lately (by hash): which windows their requests count in, before the key is read. */
   private readonly known = new Map<string, ApiPrincipal>();
   private timer: NodeJS.Timeout | null = null;
+  /** Resolves the promise handed to onWriteScheduled for the write the timer holds. */
+  private scheduledDone: (() => void) | null = null;
   private db: Queryable | null = null;
   private flushing: Promise<void> | null = null;
 
@@ -163,8 +165,10 @@ export class RequestCounter {
     const written = new Promise<void>((resolve) => {
       done = resolve;
     });
+    this.scheduledDone = done;
     this.timer = setTimeout(() => {
       this.timer = null;
+      this.scheduledDone = null;
       void this.write({ all: false })
         .catch((err: unknown) => log.warn('writing API key usage failed; kept for the next write', { err }))
         .finally(() => {
@@ -201,5 +205,21 @@ export class RequestCounter {
   async flush(db?: Queryable): Promise<void> {
     if (db) this.db = db;
     await this.write({ all: true });
+  }
+
+  /**
+   * Writes everything held in memory and cancels the write the timer holds: for a database about
+   * to be closed, which that write would otherwise meet a second later.
+   */
+  async close(db?: Queryable): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const done = this.scheduledDone;
+    this.scheduledDone = null;
+    try {
+      await this.flush(db);
+    } finally {
+      done?.();
+    }
   }
 }

@@ -98,7 +98,7 @@ export async function startTestApp(
       recordContractCounts(expect.getState().testPath);
       await worker?.stop();
       await server.close();
-      await services.requests.flush(database.db);
+      await services.requests.close(database.db);
       await database.close();
     },
     /** An account with a key; early access unless said otherwise. */
