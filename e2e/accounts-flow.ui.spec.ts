@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { linkPathIn } from '../test/support/smtp-capture';
-import { axe, DESKTOP, PHONE } from './axe';
+import { DESKTOP, graveViolations, PHONE } from './axe';
 import { mailTo } from './mailbox';
 import { shot } from './screenshots';
 
@@ -19,18 +19,10 @@ test.describe.configure({ mode: 'serial' });
 
 /** axe at 1280 px and at 390 px: no serious or critical violation, and nothing wider than the phone. */
 async function checkAccessible(page: Page, label: string) {
-  for (const viewport of [DESKTOP, PHONE]) {
-    await page.setViewportSize(viewport);
-    const { violations } = await axe(page).analyze();
-    const grave = violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(grave, `${label} at ${viewport.width} px`).toEqual([]);
-    if (viewport === PHONE) {
-      const width = await page.evaluate(() => document.documentElement.scrollWidth);
-      expect(width, `${label} is no wider than the phone`).toBeLessThanOrEqual(PHONE.width);
-    }
-  }
+  expect(await graveViolations(page, label)).toEqual([]);
+  await page.setViewportSize(PHONE);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width, `${label} is no wider than the phone`).toBeLessThanOrEqual(PHONE.width);
   await page.setViewportSize(DESKTOP);
 }
 

@@ -32,9 +32,8 @@ export class RequestCounter {
   private readonly usage = new UsageBuffer();
   /** Keys seen lately (by hash): which windows their requests count in, before the key is read. */
   private readonly known = new Map<string, ApiPrincipal>();
-  private timer: NodeJS.Timeout | null = null;
-  /** Resolves the promise handed to onWriteScheduled for the write the timer holds. */
-  private scheduledDone: (() => void) | null = null;
+  /** The armed usage write, and what settles the promise handed to onWriteScheduled for it. */
+  private scheduled: { timer: NodeJS.Timeout; done: () => void } | null = null;
   private db: Queryable | null = null;
   private flushing: Promise<void> | null = null;
 
@@ -160,15 +159,13 @@ export class RequestCounter {
 
   private schedule(db: Queryable) {
     this.db = db;
-    if (this.timer) return;
+    if (this.scheduled) return;
     let done = () => {};
     const written = new Promise<void>((resolve) => {
       done = resolve;
     });
-    this.scheduledDone = done;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.scheduledDone = null;
+    const timer = setTimeout(() => {
+      this.scheduled = null;
       void this.write({ all: false })
         .catch((err: unknown) => log.warn('writing API key usage failed; kept for the next write', { err }))
         .finally(() => {
@@ -176,7 +173,8 @@ export class RequestCounter {
           if (this.usage.size > 0 || this.leases.busy) this.schedule(db);
         });
     }, this.opts.flushIntervalMs ?? FLUSH_INTERVAL_MS);
-    this.timer.unref();
+    timer.unref();
+    this.scheduled = { timer, done };
     this.opts.onWriteScheduled?.(written);
   }
 
@@ -212,14 +210,13 @@ export class RequestCounter {
    * to be closed, which that write would otherwise meet a second later.
    */
   async close(db?: Queryable): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const done = this.scheduledDone;
-    this.scheduledDone = null;
+    const scheduled = this.scheduled;
+    this.scheduled = null;
+    if (scheduled) clearTimeout(scheduled.timer);
     try {
       await this.flush(db);
     } finally {
-      done?.();
+      scheduled?.done();
     }
   }
 }
