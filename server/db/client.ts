@@ -107,41 +107,53 @@ export async function openPglite(
     loadDataDir?: Blob;
   } = {},
 ): Promise<Database> {
-  const [{ PGlite }, { vector }, { drizzle }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('@electric-sql/pglite-pgvector'),
-    import('drizzle-orm/pglite'),
-  ]);
   let release = () => {};
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true });
     release = lockDataDir(dataDir);
   }
   try {
-    const client = await PGlite.create({
-      ...(dataDir ? { dataDir } : {}),
-      ...(opts.loadDataDir && { loadDataDir: opts.loadDataDir }),
-      extensions: { vector },
-      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
-    });
-    const db = drizzle({
-      client: tracePglite(client),
-      schema,
-      ...(opts.logger && { logger: opts.logger }),
-    }) as unknown as Db;
-    return {
-      db,
-      kind: 'pglite',
+    const client = await startPglite(dataDir, opts.loadDataDir);
+    return await pgliteDatabase(client, {
+      ...opts,
       location: dataDir ?? ':memory:',
       async close() {
         await client.close();
         release();
       },
-    };
+    });
   } catch (err) {
     release();
     throw err;
   }
+}
+
+/** PGlite's PostgreSQL with pgvector, in a folder or in memory, as the service runs it. */
+export async function startPglite(dataDir: string | null, loadDataDir?: Blob) {
+  const [{ PGlite }, { vector }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite-pgvector'),
+  ]);
+  return PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(loadDataDir && { loadDataDir }),
+    extensions: { vector },
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+  });
+}
+
+/** The service's database over a PGlite client already running; `close` says what closing it does. */
+export async function pgliteDatabase(
+  client: object,
+  opts: { logger?: Logger; location: string; close(): Promise<void> },
+): Promise<Database> {
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const db = drizzle({
+    client: tracePglite(client) as never,
+    schema,
+    ...(opts.logger && { logger: opts.logger }),
+  }) as unknown as Db;
+  return { db, kind: 'pglite', location: opts.location, close: opts.close };
 }
 
 /**
