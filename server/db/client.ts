@@ -115,7 +115,7 @@ export async function openPglite(
   try {
     const client = await startPglite(dataDir, opts.loadDataDir);
     return await pgliteDatabase(client, {
-      ...opts,
+      ...(opts.logger && { logger: opts.logger }),
       location: dataDir ?? ':memory:',
       async close() {
         await client.close();
@@ -144,12 +144,12 @@ export async function startPglite(dataDir: string | null, loadDataDir?: Blob) {
 
 /** The service's database over a PGlite client already running; `close` says what closing it does. */
 export async function pgliteDatabase(
-  client: object,
+  client: Awaited<ReturnType<typeof startPglite>>,
   opts: { logger?: Logger; location: string; close(): Promise<void> },
 ): Promise<Database> {
   const { drizzle } = await import('drizzle-orm/pglite');
   const db = drizzle({
-    client: tracePglite(client) as never,
+    client: tracePglite(client),
     schema,
     ...(opts.logger && { logger: opts.logger }),
   }) as unknown as Db;

@@ -60,7 +60,7 @@ export async function createTestDatabase(
 // else differs from the template (a table, column, index, function or setting a test changed, a
 // transaction left open) it is closed for real. docs/performance.md#test-databases-are-reused
 // has the figures.
-const spares: PGlite[] = [];
+const spares: Awaited<ReturnType<typeof startPglite>>[] = [];
 const MAX_SPARES = 2;
 let templateShape: string | undefined;
 
@@ -135,12 +135,9 @@ const STATEMENTS = new Set([
 ]);
 
 async function spareOrNewPglite(template: Blob, logger: Logger | undefined): Promise<Database> {
-  let client = spares.pop();
-  if (!client) {
-    client = await startPglite(null, template);
-    templateShape ??= await shapeOf(client);
-  }
-  const real = client;
+  // A worker's first database is always a new one, so the template's shape is taken from it.
+  const real = spares.pop() ?? (await startPglite(null, template));
+  templateShape ??= await shapeOf(real);
   let open = true;
   // What the test holds: the client while it is open, and one that refuses every statement once
   // the test closed it, as a closed PGlite does.
