@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EnvError, parseEnv } from '../env';
 import { createServices, embedsInline } from '../services';
 import { LocalEmbedder, embedLocal, tokenize } from './local-embedder';
@@ -15,7 +15,8 @@ import {
 } from './semantic-embedder';
 
 // The offline semantic embedder (EMBEDDINGS_PROVIDER=semantic), on the real model that ships in
-// node_modules. Nothing here replaces the model: the only stand-in loader is for the load failure.
+// node_modules. Nothing here replaces the model but two stand-in loaders: one that fails to load,
+// and one whose batches come back when the test says, to see when batches are handed over.
 
 const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 const norm = (a: number[]) => Math.sqrt(dot(a, a));
@@ -303,6 +304,74 @@ describe('SemanticEmbedder: offline, by meaning, with a small lexical part', () 
     );
     await expect(e.warmUp()).rejects.toBeInstanceOf(SemanticModelLoadError);
     expect(calls).toBe(2);
+  });
+
+  describe('background batches are handed to the model one ahead', () => {
+    // Five texts of 450 characters: each is a batch of its own.
+    const texts = Array.from({ length: 5 }, (_, i) => `Passage ${i}: ${'the budget review '.repeat(25)}`);
+    /** An encoder whose batches wait until the test answers them, oldest first. */
+    const heldEncoder = () => {
+      const waiting: { answer(): void; fail(err: Error): void }[] = [];
+      let handed = 0;
+      let outstanding = 0;
+      let most = 0;
+      const encoder: SentenceEncoder = {
+        encode: (batch) =>
+          new Promise((resolve, reject) => {
+            handed++;
+            most = Math.max(most, ++outstanding);
+            const settle = () => outstanding--;
+            waiting.push({
+              answer: () => {
+                settle();
+                resolve(batch.map(() => new Float32Array(USE_LITE_DIMENSIONS).fill(1)));
+              },
+              fail: (err) => {
+                settle();
+                reject(err);
+              },
+            });
+          }),
+      };
+      return { encoder, waiting, handed: () => handed, most: () => most };
+    };
+
+    it('the next batch is handed over before the one awaited comes back, and never more than one', async () => {
+      const held = heldEncoder();
+      const e = new SemanticEmbedder({ dimensions: 512, load: async () => held.encoder });
+      const result = e.embed(texts);
+      for (let k = 0; k < texts.length; k++) {
+        await vi.waitFor(() => expect(held.handed()).toBe(Math.min(k + 2, texts.length)));
+        held.waiting.shift()?.answer();
+      }
+      expect(await result).toHaveLength(texts.length);
+      expect(held.most()).toBe(2);
+    });
+
+    it('a stopped job leaves at most the one batch ahead behind it', async () => {
+      const held = heldEncoder();
+      const e = new SemanticEmbedder({ dimensions: 512, load: async () => held.encoder });
+      const controller = new AbortController();
+      const result = e.embed(texts, { signal: controller.signal });
+      await vi.waitFor(() => expect(held.handed()).toBe(2));
+      controller.abort();
+      held.waiting.shift()?.answer();
+      await expect(result).rejects.toThrow(/abort/i);
+      expect(held.handed()).toBe(2);
+      held.waiting.shift()?.answer();
+    });
+
+    it('a batch that fails fails the call, and the one ahead of it failing too is no unhandled rejection', async () => {
+      const held = heldEncoder();
+      const e = new SemanticEmbedder({ dimensions: 512, load: async () => held.encoder });
+      const result = e.embed(texts);
+      await vi.waitFor(() => expect(held.handed()).toBe(2));
+      held.waiting.shift()?.fail(new Error('the model thread exited'));
+      await expect(result).rejects.toThrow('the model thread exited');
+      // Vitest fails the run on an unhandled rejection: this one is handled.
+      held.waiting.shift()?.fail(new Error('the model thread exited'));
+      expect(held.handed()).toBe(2);
+    });
   });
 });
 

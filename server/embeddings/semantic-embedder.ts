@@ -45,14 +45,15 @@ export const SEMANTIC_MAX_INPUT_CHARS = 20_000;
 
 /**
  * Background pieces go through the model in batches of at most this many characters and pieces:
- * a passage (300–800 characters) goes alone, a segment (a sentence or two) with a few others. A
- * batch is never split, so it is what a query may wait for: two passages at once made searches
- * during indexing wait longer for no measurable gain
+ * a passage (300–800 characters) goes alone, a segment (a sentence or two) with a few others.
+ * Two passages at once gained nothing measurable
  * (docs/performance.md#batches-and-pieces-for-the-model); short segments gain a little from
  * company.
  */
 const BATCH_CHARS = 400;
 const BATCH_PIECES = 8;
+/** Background batches handed to the model before the one awaited has come back. */
+const BATCHES_AHEAD = 1;
 
 /** Consecutive runs of pieces for the model: at most BATCH_PIECES, and BATCH_CHARS unless one piece is longer. */
 export function batchPieces(pieces: readonly string[], maxChars = BATCH_CHARS, maxPieces = BATCH_PIECES) {
@@ -277,12 +278,29 @@ async function meaningsOf(
     if (!HAS_CONTENT.test(input)) sums[i]?.set(EMPTY_MEANING);
     else for (const piece of splitIntoPieces(input)) pieces.push({ text: i, piece });
   }
-  const batches = urgent ? [pieces.map((p) => p.piece)] : batchPieces(pieces.map((p) => p.piece));
+  const batches = (urgent ? [pieces.map((p) => p.piece)] : batchPieces(pieces.map((p) => p.piece))).filter(
+    (batch) => batch.length > 0,
+  );
+  // The next batch is handed over before this one's vectors come back, so a model thread has it
+  // queued when it finishes, instead of waiting for this thread to read the reply and send it:
+  // with PGlite, the reply may wait behind another meeting's statements on this thread
+  // (docs/performance.md#the-next-batch-handed-over-early). Only one batch ahead, so a stopping
+  // job leaves at most one behind it.
+  const inFlight: Promise<ArrayLike<number>[]>[] = [];
+  let sent = 0;
+  const sendUpTo = (count: number) => {
+    for (; sent < Math.min(count, batches.length); sent++) {
+      signal?.throwIfAborted();
+      const encoded = encoder.encode(batches[sent] as string[], { urgent });
+      // A failure is thrown where the batch is awaited; one ahead of a failure is never awaited.
+      encoded.catch(() => undefined);
+      inFlight.push(encoded);
+    }
+  };
   let next = 0;
-  for (const batch of batches) {
-    if (batch.length === 0) continue;
-    signal?.throwIfAborted();
-    const vectors = await encoder.encode(batch, { urgent });
+  for (const [b, batch] of batches.entries()) {
+    sendUpTo(b + BATCHES_AHEAD + 1);
+    const vectors = await (inFlight.shift() as Promise<ArrayLike<number>[]>);
     if (vectors.length !== batch.length)
       throw new Error(`USE-lite returned ${vectors.length} vectors for ${batch.length} pieces`);
     for (const vector of vectors) {

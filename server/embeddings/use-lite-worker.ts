@@ -223,7 +223,7 @@ async function startThread(from: string, nice = 0): Promise<Thread> {
  * A pool of model threads (at most `threads`): it starts with one, loading the model in it (a
  * load failure rejects here, as loadUseLite's does), and starts another only when a batch finds
  * every thread busy, so a quiet server holds one model, not `threads`. Each batch goes to the
- * least loaded thread, one batch at a time. A thread
+ * least loaded thread, which encodes its batches one at a time, in the order given. A thread
  * that died (or was let go when idle) is replaced on the next batch, the failed one's callers get
  * its error (a background job then retries). `from` is a package.json beside the node_modules
  * that hold the packages (the working directory's).
