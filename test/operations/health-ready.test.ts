@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_FOLDER, openPglite, openPostgres } from '../../server/db/client';
+import { MIGRATIONS_FOLDER, openPostgres } from '../../server/db/client';
 import { JOB_KINDS } from '../../server/db/schema';
 import { SemanticEmbedder } from '../../server/embeddings/semantic-embedder';
 import { enqueueJob } from '../../server/jobs/jobs';
@@ -11,6 +11,7 @@ import { createWorkStop } from '../../server/jobs/work-stop';
 import { insertDueDeliveries } from '../support/due-deliveries';
 import { openDatabaseBefore } from '../support/older-database';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { createTestDatabase } from '../support/test-database';
 import { Receiver } from '../support/webhook-receiver';
 
 // /api/health (the process is up) and /api/ready (database, migrations, model; the backlog),
@@ -211,7 +212,7 @@ describe('GET /api/ready: 503 with the reason', () => {
   });
 
   it('a database that was closed', async () => {
-    const database = await openPglite(null);
+    const database = await createTestDatabase();
     await database.close();
     const app = await startTestApp({ database: { ...database, close: async () => {} } });
     try {
