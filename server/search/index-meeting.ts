@@ -150,9 +150,9 @@ export async function indexStoredTranscript(
   if (!stored) return 0;
   const bySequence = await embedSegmentsOf(embedder, drafts, segments);
   // One statement per batch of passages, not one per passage: with PGlite the database works on
-  // the server's own thread, and fourteen single-row updates of a meeting took 3.5 times the CPU
-  // of one (docs/performance.md#segment-vectors-stored-in-one-statement). A passage replaced
-  // meanwhile (the transcript indexed again) is simply not found.
+  // the server's own thread, where a meeting's single-row updates took several times the CPU of
+  // one statement (docs/performance.md#segment-vectors-stored-in-one-statement). A passage
+  // replaced meanwhile (the transcript indexed again) is simply not found.
   for (let i = 0; i < embedded.length; i += INSERT_BATCH) {
     const rows = embedded
       .slice(i, i + INSERT_BATCH)
