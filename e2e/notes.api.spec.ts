@@ -1,7 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { recordNote } from '../test/support/recorder';
+import { runScript } from '../test/support/run-command';
 import { expect, test } from './fixtures';
 import { readState } from './state';
 
@@ -9,7 +8,6 @@ import { readState } from './state';
 // (the standalone build and its server.js): the printed key, both forms, the errors, the OpenAPI
 // documents, and the admin CLI beside the server.
 
-const root = path.resolve(import.meta.dirname, '..');
 const state = readState();
 
 function demoKeyFromServerLog(): string {
@@ -26,11 +24,7 @@ function admin(...args: string[]) {
     ...process.env,
     ...(state.dataDir ? { DATA_DIR: state.dataDir } : { DATABASE_URL: state.databaseUrl }),
   };
-  return spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['scripts/admin.ts', ...args], {
-    cwd: root,
-    env,
-    encoding: 'utf8',
-  });
+  return runScript('scripts/admin.ts', args, env);
 }
 
 test('the first start seeds the embedded database and prints a working key; a server database is never seeded', async ({
@@ -158,7 +152,7 @@ test('the OpenAPI documents of both forms are served', async ({ request }) => {
 test('the admin CLI beside the running server: PGlite says it is in use, PostgreSQL just works', async ({
   request,
 }) => {
-  const created = admin(
+  const created = await admin(
     'account:create',
     '--email',
     `cli-${Date.now()}@e2e.test`,
@@ -168,12 +162,12 @@ test('the admin CLI beside the running server: PGlite says it is in use, Postgre
   );
   if (state.database === 'pglite') {
     // PGlite allows one process at a time: the CLI must say so plainly and change nothing.
-    expect(created.status).not.toBe(0);
+    expect(created.code).not.toBe(0);
     expect(created.stdout).toBe('');
     expect(created.stderr).toContain('is in use by another process');
     return;
   }
-  expect(created.status, created.stderr).toBe(0);
+  expect(created.code, created.stderr).toBe(0);
   const { api_key } = JSON.parse(created.stdout);
   const res = await request.get('/v1/notes', { headers: { authorization: `Bearer ${api_key}` } });
   expect(res.status()).toBe(200);

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,6 +8,7 @@ import postgres from 'postgres';
 import { Webhook } from 'standardwebhooks';
 import { Receiver } from '../test/support/webhook-receiver';
 import { freePort, PGBOUNCER_POOL_SIZE, type PgBouncer, startPgBouncer } from '../test/support/pgbouncer';
+import { runScript } from '../test/support/run-command';
 
 // Several instances of the service behind one transaction-mode pooler, as on Vercel or on several
 // machines: three real servers started at the same moment on a fresh database, reaching
@@ -146,13 +147,9 @@ test.describe('several instances behind a transaction-mode pooler (PgBouncer)', 
   }
 
   /** The admin command line, over the pooler like the instances. */
-  function admin(...args: string[]): Record<string, string> {
-    const run = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/admin.ts', ...args], {
-      cwd: ROOT,
-      env: { ...env, DATA_DIR: dataDirs[0] },
-      encoding: 'utf8',
-    });
-    if (run.status !== 0) throw new Error(`admin ${args.join(' ')} failed: ${run.stderr}`);
+  async function admin(...args: string[]): Promise<Record<string, string>> {
+    const run = await runScript('scripts/admin.ts', args, { ...env, DATA_DIR: dataDirs[0] });
+    if (run.code !== 0) throw new Error(`admin ${args.join(' ')} failed: ${run.stderr}`);
     return JSON.parse(run.stdout) as Record<string, string>;
   }
 
@@ -214,7 +211,7 @@ test.describe('several instances behind a transaction-mode pooler (PgBouncer)', 
     );
 
     // The account and its keys through the admin command line, over the pooler too.
-    const created = admin(
+    const created = await admin(
       'account:create',
       '--email',
       `pooler-${databaseName}@example.com`,
@@ -224,7 +221,7 @@ test.describe('several instances behind a transaction-mode pooler (PgBouncer)', 
       '--form',
       'B',
     );
-    const formA = admin('key:create', '--account', created.account_id!, '--form', 'A');
+    const formA = await admin('key:create', '--account', created.account_id!, '--form', 'A');
     account = {
       id: created.account_id!,
       formB: { id: created.key_id!, key: created.api_key! },

@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { TRPCError } from '@trpc/server';
 import { and, count, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +12,7 @@ import { createCaller } from '../../server/api/root';
 import { openPglite } from '../../server/db/client';
 import { apiKeys } from '../../server/db/schema';
 import { AppError } from '../../server/errors';
+import { runScript } from '../support/run-command';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { migratedPgliteFolder } from '../support/test-database';
 
@@ -146,25 +145,9 @@ describe('the admin CLI refuses a 21st key with the message', () => {
       cleanup = async () => fs.rmSync(dataDir, { recursive: true, force: true });
     }
     try {
-      const root = path.resolve(import.meta.dirname, '../..');
-      const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...env };
-        if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
-        const child = spawn(
-          path.join(root, 'node_modules/.bin/tsx'),
-          ['scripts/admin.ts', 'key:create', '--account', accountId],
-          {
-            cwd: root,
-            env: childEnv,
-            stdio: ['ignore', 'pipe', 'pipe'],
-          },
-        );
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => (stdout += d));
-        child.stderr.on('data', (d) => (stderr += d));
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-      });
+      const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...env };
+      if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
+      const run = await runScript('scripts/admin.ts', ['key:create', '--account', accountId], childEnv);
       expect({ code: run.code, stdout: run.stdout, stderr: run.stderr.trim() }).toEqual({
         code: 1,
         stdout: '',

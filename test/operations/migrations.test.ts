@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,14 +19,13 @@ import {
   adoptDimensionsIfEmpty,
   storedDimensions,
 } from '../../server/search/embedding-dimensions';
+import { runScript } from '../support/run-command';
 
 // Migrations apply once however many processes start at once (under a lock that lasts one
 // transaction, so it holds through a transaction-mode pooler as well), can be a release step
 // (`npm run db:migrate`) that instances started with MIGRATE_ON_START=false only check, and go
 // through DATABASE_URL_UNPOOLED when it is set. The pooler itself: e2e/pooler.api.spec.ts.
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const serverUrl = process.env.TEST_DATABASE_URL;
 const SCRIPT_TIMEOUT = 120_000;
 
@@ -68,24 +66,6 @@ async function emptyDatabaseEnv(): Promise<NodeJS.ProcessEnv> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mn-migrate-test-'));
   cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   return { ...env, DATA_DIR: dataDir };
-}
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function script(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [file, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 /**
@@ -190,7 +170,11 @@ describe('migrations', () => {
     'with MIGRATE_ON_START=false nothing migrates but `npm run db:migrate`: the CLI refuses a database that lacks migrations, naming the command, and works once it ran',
     async () => {
       const env = { ...(await emptyDatabaseEnv()), MIGRATE_ON_START: 'false' };
-      const refused = await script('scripts/admin.ts', ['account:create', '--email', 'ops@example.com'], env);
+      const refused = await runScript(
+        'scripts/admin.ts',
+        ['account:create', '--email', 'ops@example.com'],
+        env,
+      );
       expect(refused.code).toBe(1);
       expect(refused.stdout).toBe('');
       expect(refused.stderr).toContain(
@@ -198,11 +182,15 @@ describe('migrations', () => {
       );
       expect(refused.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
 
-      const migrated = await script('scripts/migrate.ts', [], env);
+      const migrated = await runScript('scripts/migrate.ts', [], env);
       expect(migrated.code, migrated.stderr).toBe(0);
       expect(migrated.stdout).toContain(`: applied ${TAGS.join(', ')}`);
 
-      const created = await script('scripts/admin.ts', ['account:create', '--email', 'ops@example.com'], env);
+      const created = await runScript(
+        'scripts/admin.ts',
+        ['account:create', '--email', 'ops@example.com'],
+        env,
+      );
       expect(created.code, created.stderr).toBe(0);
       expect(JSON.parse(created.stdout)).toMatchObject({ email: 'ops@example.com' });
     },
@@ -216,7 +204,7 @@ describe('migrations', () => {
       const pooled = await emptyPostgresDatabase();
       const direct = await emptyPostgresDatabase();
       const env = { ...(await emptyDatabaseEnv()), DATABASE_URL: pooled, DATABASE_URL_UNPOOLED: direct };
-      const run = await script('scripts/migrate.ts', [], env);
+      const run = await runScript('scripts/migrate.ts', [], env);
       expect(run.code, run.stderr).toBe(0);
       const check = async (url: string) => {
         const client = postgres(url, { max: 1, onnotice: () => {} });
