@@ -142,9 +142,12 @@ export async function startPglite(dataDir: string | null, loadDataDir?: Blob) {
   });
 }
 
+/** A running PGlite, as startPglite gives it. */
+export type PgliteClient = Awaited<ReturnType<typeof startPglite>>;
+
 /** The service's database over a PGlite client already running; `close` says what closing it does. */
 export async function pgliteDatabase(
-  client: Awaited<ReturnType<typeof startPglite>>,
+  client: PgliteClient,
   opts: { logger?: Logger; location: string; close(): Promise<void> },
 ): Promise<Database> {
   const { drizzle } = await import('drizzle-orm/pglite');

@@ -10,6 +10,7 @@ import {
   openPglite,
   openPostgres,
   pgliteDatabase,
+  type PgliteClient,
   startPglite,
   type Database,
 } from '../../server/db/client';
@@ -60,7 +61,7 @@ export async function createTestDatabase(
 // else differs from the template (a table, column, index, function or setting a test changed, a
 // transaction left open) it is closed for real. docs/performance.md#test-databases-are-reused
 // has the figures.
-const spares: Awaited<ReturnType<typeof startPglite>>[] = [];
+const spares: PgliteClient[] = [];
 const MAX_SPARES = 2;
 let templateShape: string | undefined;
 
