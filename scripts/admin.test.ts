@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,13 +12,12 @@ import { PLATFORMS } from '../server/domain';
 import { parseEnv } from '../server/env';
 import { createAppHandlers } from '../server/runtime/app-handlers';
 import { createServices } from '../server/services';
+import { type CommandRun, runScript } from '../test/support/run-command';
 
 // The admin command line (docs/rules.md#admin-command-line), run for real as a subprocess against a
 // database of its own. PGlite: a fresh DATA_DIR. PostgreSQL (TEST_DATABASE_URL): a fresh database
 // on that server.
 
-const ROOT = path.resolve(__dirname, '..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const serverUrl = process.env.TEST_DATABASE_URL;
 const CLI_TIMEOUT = 120_000;
 
@@ -56,34 +54,16 @@ afterAll(async () => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `tsx scripts/admin.ts ...args` in /work/main, pointed at this file's database. */
-function admin(args: string[]): Promise<Run> {
+/** `tsx scripts/admin.ts ...args`, pointed at this file's database. */
+function admin(args: string[]): Promise<CommandRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['scripts/admin.ts', ...args], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runScript('scripts/admin.ts', args, env);
 }
 
 /** Exit 0 and exactly one JSON object on one line of stdout. */
-function jsonResult(run: Run): Record<string, unknown> {
+function jsonResult(run: CommandRun): Record<string, unknown> {
   expect(run.code, run.stderr).toBe(0);
   const lines = run.stdout.split('\n');
   expect(lines).toHaveLength(2);
@@ -96,7 +76,7 @@ function jsonResult(run: Run): Record<string, unknown> {
 }
 
 /** Exit non-zero, nothing on stdout, a message on stderr. */
-function failure(run: Run): string {
+function failure(run: CommandRun): string {
   expect(run.code).not.toBe(0);
   expect(run.code).not.toBeNull();
   expect(run.stdout).toBe('');
@@ -277,7 +257,7 @@ describe('admin CLI', () => {
 
       if (!serverUrl) {
         const held = await openPglite(dataDir);
-        let blocked: Run;
+        let blocked: CommandRun;
         try {
           blocked = await admin(args);
         } finally {

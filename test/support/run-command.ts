@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
 export interface CommandRun {
   code: number | null;
@@ -35,6 +34,9 @@ export function runCommand(
   });
 }
 
-/** A repository script (`scripts/admin.ts`, `scripts/migrate.ts`) run with tsx from the repository root. */
+/**
+ * A repository script (`scripts/admin.ts`, `scripts/migrate.ts`) run from the repository root with
+ * tsx's loader in one Node process (the `tsx` command would start a second).
+ */
 export const runScript = (file: string, args: string[], env: NodeJS.ProcessEnv): Promise<CommandRun> =>
-  runCommand(TSX, [file, ...args], { env });
+  runCommand(process.execPath, ['--import', 'tsx', file, ...args], { env });
