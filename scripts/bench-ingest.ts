@@ -1,12 +1,14 @@
-// npm run bench:ingest [-- --meetings 40 --segments 30 --threads 1,2 --db pglite|postgres]
+// npm run bench:ingest [-- --meetings 40 --segments 30 --threads 1,2 --rounds 1 --db pglite|postgres]
 // How fast meetings become searchable with the default semantic embedder: N meetings of S
 // segments recorded through the recorder API as fast as it takes them, the in-process worker
 // embedding them in the background. Reports meetings a minute made searchable, passages embedded
 // a second (and per model thread), time-to-searchable p50/p95 per meeting, and search latency
 // while idle and during the ingestion; then the same number of meetings recorded with the worker
 // stopped and drained as a backlog (the model's capacity alone, and the cores it kept busy). Each
-// thread count runs in a process of its own (one model pool per process). PostgreSQL:
-// BENCH_DATABASE_URL or TEST_DATABASE_URL.
+// thread count runs in a process of its own (one model pool per process). With --rounds N the
+// thread counts run in turn N times (1, 2, 1, 2, …) and the ratios' medians over the rounds are
+// reported too: this machine's speed drifts by ±10% between runs, so one pair of runs can put a
+// ratio on either side of a goal. PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL.
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     meetings: { type: 'string', default: '40' },
     segments: { type: 'string', default: '30' },
     threads: { type: 'string' },
+    rounds: { type: 'string', default: '1' },
     db: { type: 'string', default: 'pglite' },
     child: { type: 'boolean', default: false },
   },
@@ -40,6 +43,8 @@ const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_UR
 const segmentsOf = (meeting: number) => benchSegments(meeting, SEGMENTS);
 
 const ms = (v: number) => Math.round(v * 10) / 10;
+/** Ratios to two places: a goal such as 1.8× is not met by 1.76 rounded up. */
+const times = (v: number) => Math.round(v * 100) / 100;
 const summary = (sorted: number[]) => ({ p50: ms(percentile(sorted, 50)), p95: ms(percentile(sorted, 95)) });
 
 async function child(threads: number) {
@@ -216,37 +221,70 @@ if (values.child) {
     .split(',')
     .map(Number)
     .filter((n, i, all) => n > 0 && all.indexOf(n) === i);
-  const results = [];
-  for (const threads of counts) {
-    process.stderr.write(
-      `bench:ingest: ${values.db}, ${threads} thread(s), ${MEETINGS} meetings of ${SEGMENTS} segments…\n`,
-    );
-    const run = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        import.meta.filename,
-        '--child',
-        '--threads',
-        String(threads),
-        '--meetings',
-        String(MEETINGS),
-        '--segments',
-        String(SEGMENTS),
-        '--db',
-        values.db as string,
-      ],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn' } },
-    );
-    if (run.status !== 0) throw new Error(`the run with ${threads} thread(s) failed`);
-    results.push(JSON.parse(run.stdout.trim().split('\n').at(-1) as string));
-  }
-  for (const r of results) console.log(JSON.stringify(r));
-  const one = results.find((r) => r.threads === 1);
-  for (const r of results)
-    if (one && r !== one)
-      console.log(
-        `${r.threads} threads ÷ 1 thread: passages/s while recording ${ms(r.passages_per_second / one.passages_per_second)}×, draining a backlog ${ms(r.backlog_drain.passages_per_second / one.backlog_drain.passages_per_second)}×; time-to-searchable p95 ${ms(r.time_to_searchable_ms.p95 / one.time_to_searchable_ms.p95)}×`,
+  const ROUNDS = Math.max(1, Number(values.rounds));
+  type Result = {
+    threads: number;
+    passages_per_second: number;
+    backlog_drain: { passages_per_second: number };
+    time_to_searchable_ms: { p95: number };
+  };
+  const ratios = new Map<number, { recording: number[]; drain: number[]; searchable: number[] }>();
+  for (let round = 1; round <= ROUNDS; round++) {
+    const results: Result[] = [];
+    for (const threads of counts) {
+      process.stderr.write(
+        `bench:ingest: ${values.db}, ${threads} thread(s), ${MEETINGS} meetings of ${SEGMENTS} segments${ROUNDS > 1 ? `, round ${round} of ${ROUNDS}` : ''}…\n`,
       );
+      const run = spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          import.meta.filename,
+          '--child',
+          '--threads',
+          String(threads),
+          '--meetings',
+          String(MEETINGS),
+          '--segments',
+          String(SEGMENTS),
+          '--db',
+          values.db as string,
+        ],
+        {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'inherit'],
+          env: { ...process.env, LOG_LEVEL: 'warn' },
+        },
+      );
+      if (run.status !== 0) throw new Error(`the run with ${threads} thread(s) failed`);
+      results.push(JSON.parse(run.stdout.trim().split('\n').at(-1) as string));
+    }
+    for (const r of results) console.log(JSON.stringify(r));
+    const one = results.find((r) => r.threads === 1);
+    for (const r of results) {
+      if (!one || r === one) continue;
+      const ratio = {
+        recording: r.passages_per_second / one.passages_per_second,
+        drain: r.backlog_drain.passages_per_second / one.backlog_drain.passages_per_second,
+        searchable: r.time_to_searchable_ms.p95 / one.time_to_searchable_ms.p95,
+      };
+      const kept = ratios.get(r.threads) ?? { recording: [], drain: [], searchable: [] };
+      kept.recording.push(ratio.recording);
+      kept.drain.push(ratio.drain);
+      kept.searchable.push(ratio.searchable);
+      ratios.set(r.threads, kept);
+      console.log(
+        `${r.threads} threads ÷ 1 thread: passages/s while recording ${times(ratio.recording)}×, draining a backlog ${times(ratio.drain)}×; time-to-searchable p95 ${times(ratio.searchable)}×`,
+      );
+    }
+  }
+  if (ROUNDS > 1) {
+    const sorted = (v: number[]) => [...v].sort((a, b) => a - b);
+    const median = (v: number[]) => times(percentile(sorted(v), 50));
+    for (const [threads, r] of ratios)
+      console.log(
+        `median of ${ROUNDS} rounds, ${threads} threads ÷ 1 thread: passages/s while recording ${median(r.recording)}×, draining a backlog ${median(r.drain)}×; time-to-searchable p95 ${median(r.searchable)}× (drain each round: ${r.drain.map(times).join(', ')})`,
+      );
+  }
 }
