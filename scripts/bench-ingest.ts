@@ -228,7 +228,8 @@ if (values.child) {
     backlog_drain: { passages_per_second: number };
     time_to_searchable_ms: { p95: number };
   };
-  const ratios = new Map<number, { recording: number[]; drain: number[]; searchable: number[] }>();
+  /** Each round's ratios of a thread count to one thread. */
+  const ratios: { threads: number; recording: number; drain: number; searchable: number }[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const results: Result[] = [];
     for (const threads of counts) {
@@ -265,26 +266,27 @@ if (values.child) {
     for (const r of results) {
       if (!one || r === one) continue;
       const ratio = {
+        threads: r.threads,
         recording: r.passages_per_second / one.passages_per_second,
         drain: r.backlog_drain.passages_per_second / one.backlog_drain.passages_per_second,
         searchable: r.time_to_searchable_ms.p95 / one.time_to_searchable_ms.p95,
       };
-      const kept = ratios.get(r.threads) ?? { recording: [], drain: [], searchable: [] };
-      kept.recording.push(ratio.recording);
-      kept.drain.push(ratio.drain);
-      kept.searchable.push(ratio.searchable);
-      ratios.set(r.threads, kept);
+      ratios.push(ratio);
       console.log(
         `${r.threads} threads ÷ 1 thread: passages/s while recording ${times(ratio.recording)}×, draining a backlog ${times(ratio.drain)}×; time-to-searchable p95 ${times(ratio.searchable)}×`,
       );
     }
   }
   if (ROUNDS > 1) {
-    const sorted = (v: number[]) => [...v].sort((a, b) => a - b);
-    const median = (v: number[]) => times(percentile(sorted(v), 50));
-    for (const [threads, r] of ratios)
+    for (const threads of counts.filter((n) => n !== 1)) {
+      const rounds = ratios.filter((r) => r.threads === threads);
+      const median = (of: (r: (typeof rounds)[number]) => number) => {
+        const v = rounds.map(of).sort((a, b) => a - b);
+        return times(((v[(v.length - 1) >> 1] as number) + (v[v.length >> 1] as number)) / 2);
+      };
       console.log(
-        `median of ${ROUNDS} rounds, ${threads} threads ÷ 1 thread: passages/s while recording ${median(r.recording)}×, draining a backlog ${median(r.drain)}×; time-to-searchable p95 ${median(r.searchable)}× (drain each round: ${r.drain.map(times).join(', ')})`,
+        `median of ${ROUNDS} rounds, ${threads} threads ÷ 1 thread: passages/s while recording ${median((r) => r.recording)}×, draining a backlog ${median((r) => r.drain)}×; time-to-searchable p95 ${median((r) => r.searchable)}× (drain each round: ${rounds.map((r) => times(r.drain)).join(', ')})`,
       );
+    }
   }
 }
