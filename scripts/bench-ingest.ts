@@ -4,7 +4,9 @@
 // embedding them in the background. Reports meetings a minute made searchable, passages embedded
 // a second (and per model thread), time-to-searchable p50/p95 per meeting, and search latency
 // while idle and during the ingestion; then the same number of meetings recorded with the worker
-// stopped and drained as a backlog (the model's capacity alone, and the cores it kept busy). Each
+// stopped and drained as a backlog (the model's capacity alone, and the cores it kept busy), and
+// as many again drained while a search runs every 250 ms (search latency beside the backlog, over
+// the same search on the same data while idle). Each
 // thread count runs in a process of its own (one model pool per process). With --rounds N the
 // thread counts run in turn N times (1, 2, 1, 2, …) and the ratios' medians over the rounds are
 // reported too: this machine's speed drifts by ±10% between runs, so one pair of runs can put a
@@ -154,33 +156,57 @@ async function child(threads: number) {
     .sort((a, b) => a - b);
 
   // The model's capacity alone: the same number of meetings recorded with the worker stopped,
-  // then the backlog drained with nothing else to do (recording shares the cores above).
-  await worker.stop();
-  worker = null;
-  for (let i = 0; i < MEETINGS; i++) {
-    const { id } = await call('/api/recorder/meetings', {
-      method: 'POST',
-      body: JSON.stringify({ title: `Backlog ${i}`, platform: 'zoom' }),
-    });
-    await call(`/api/recorder/meetings/${id}/transcript`, {
-      method: 'POST',
-      body: JSON.stringify({ segments: segmentsOf(MEETINGS + i), generate_summary: false }),
-    });
-  }
-  const before = await passagesStored();
-  const drainStarted = performance.now();
-  const cpuBefore = process.cpuUsage();
-  worker = startWorker({ getDatabase: async () => database, services: () => services, intervalMs: 200 });
-  worker.kick();
-  const drainSearch: number[] = [];
-  while ((await embeddingsWaiting()) > 0) {
-    drainSearch.push(await search());
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const drainSeconds = (performance.now() - drainStarted) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  const drained = (await passagesStored()) - before;
-  await worker.stop();
+  // then the backlog drained with nothing else to do (recording shares the cores above). Then as
+  // many again drained while a search runs every 250 ms, for what a search waits while a backlog
+  // is embedded, against the same search on the same data with nothing running (and what the
+  // searches take from the drain).
+  const drain = async (label: string, searching: boolean) => {
+    if (worker) await worker.stop();
+    worker = null;
+    for (let i = 0; i < MEETINGS; i++) {
+      const { id } = await call('/api/recorder/meetings', {
+        method: 'POST',
+        body: JSON.stringify({ title: `${label} ${i}`, platform: 'zoom' }),
+      });
+      await call(`/api/recorder/meetings/${id}/transcript`, {
+        method: 'POST',
+        body: JSON.stringify({ segments: segmentsOf(nextMeeting++), generate_summary: false }),
+      });
+    }
+    // A search's time with nothing else running, on the same data as the searches beside the
+    // drain (the account's first searches, above, find it empty).
+    const idleHere: number[] = [];
+    if (searching) for (let i = 0; i < 100; i++) idleHere.push(await search());
+    const before = await passagesStored();
+    const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    worker = startWorker({ getDatabase: async () => database, services: () => services, intervalMs: 200 });
+    worker.kick();
+    const searches: number[] = [];
+    while ((await embeddingsWaiting()) > 0) {
+      if (searching) searches.push(await search());
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const drained = (await passagesStored()) - before;
+    return {
+      passages: drained,
+      seconds: ms(seconds),
+      passages_per_second: ms(drained / seconds),
+      // This process's CPU time (main thread and model threads) over the drain's wall time.
+      cores_busy: ms((cpu.user + cpu.system) / 1e6 / seconds),
+      ...(searching && {
+        search_idle_ms: summary(idleHere.sort((a, b) => a - b)),
+        search_ms: summary(searches.sort((a, b) => a - b)),
+        search_over_idle_p95: ms(percentile(searches, 95) / percentile(idleHere, 95)),
+      }),
+    };
+  };
+  let nextMeeting = MEETINGS;
+  const backlogDrain = await drain('Backlog', false);
+  const searchedDrain = await drain('Searched backlog', true);
+  await worker?.stop();
   await server.close();
   await database.close();
   return {
@@ -198,15 +224,8 @@ async function child(threads: number) {
     search_idle_ms: summary(idle.sort((a, b) => a - b)),
     search_during_ms: summary(during.sort((a, b) => a - b)),
     search_during_over_idle_p95: ms(percentile(during, 95) / percentile(idle, 95)),
-    backlog_drain: {
-      passages: drained,
-      seconds: ms(drainSeconds),
-      passages_per_second: ms(drained / drainSeconds),
-      // This process's CPU time (main thread and model threads) over the drain's wall time.
-      cores_busy: ms((cpu.user + cpu.system) / 1e6 / drainSeconds),
-      search_ms: summary(drainSearch.sort((a, b) => a - b)),
-      search_over_idle_p95: ms(percentile(drainSearch, 95) / percentile(idle, 95)),
-    },
+    backlog_drain: backlogDrain,
+    backlog_drain_while_searching: searchedDrain,
   };
 }
 
@@ -226,10 +245,17 @@ if (values.child) {
     threads: number;
     passages_per_second: number;
     backlog_drain: { passages_per_second: number };
+    backlog_drain_while_searching: { passages_per_second: number };
     time_to_searchable_ms: { p95: number };
   };
   /** Each round's ratios of a thread count to one thread. */
-  const ratios: { threads: number; recording: number; drain: number; searchable: number }[] = [];
+  const ratios: {
+    threads: number;
+    recording: number;
+    drain: number;
+    drainSearching: number;
+    searchable: number;
+  }[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const results: Result[] = [];
     for (const threads of counts) {
@@ -269,11 +295,14 @@ if (values.child) {
         threads: r.threads,
         recording: r.passages_per_second / one.passages_per_second,
         drain: r.backlog_drain.passages_per_second / one.backlog_drain.passages_per_second,
+        drainSearching:
+          r.backlog_drain_while_searching.passages_per_second /
+          one.backlog_drain_while_searching.passages_per_second,
         searchable: r.time_to_searchable_ms.p95 / one.time_to_searchable_ms.p95,
       };
       ratios.push(ratio);
       console.log(
-        `${r.threads} threads ÷ 1 thread: passages/s while recording ${times(ratio.recording)}×, draining a backlog ${times(ratio.drain)}×; time-to-searchable p95 ${times(ratio.searchable)}×`,
+        `${r.threads} threads ÷ 1 thread: passages/s while recording ${times(ratio.recording)}×, draining a backlog ${times(ratio.drain)}× (while searching ${times(ratio.drainSearching)}×); time-to-searchable p95 ${times(ratio.searchable)}×`,
       );
     }
   }
@@ -285,7 +314,7 @@ if (values.child) {
         return times(((v[(v.length - 1) >> 1] as number) + (v[v.length >> 1] as number)) / 2);
       };
       console.log(
-        `median of ${ROUNDS} rounds, ${threads} threads ÷ 1 thread: passages/s while recording ${median((r) => r.recording)}×, draining a backlog ${median((r) => r.drain)}×; time-to-searchable p95 ${median((r) => r.searchable)}× (drain each round: ${rounds.map((r) => times(r.drain)).join(', ')})`,
+        `median of ${ROUNDS} rounds, ${threads} threads ÷ 1 thread: passages/s while recording ${median((r) => r.recording)}×, draining a backlog ${median((r) => r.drain)}× (while searching ${median((r) => r.drainSearching)}×); time-to-searchable p95 ${median((r) => r.searchable)}× (drain each round: ${rounds.map((r) => times(r.drain)).join(', ')}; while searching: ${rounds.map((r) => times(r.drainSearching)).join(', ')})`,
       );
     }
   }
