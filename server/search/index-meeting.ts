@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/client';
+import { hasPgCode, PG_FOREIGN_KEY_VIOLATION } from '../db/pg-error';
 import { meetings, passages, transcriptSegments } from '../db/schema';
 import type { EmbeddingProvider } from '../embeddings/provider';
 import type { Segment } from '../notes/note-record';
@@ -11,6 +12,13 @@ import { searchVectorOf, textSearchConfig } from './text-search';
 
 // Each row carries its segments' vectors too (a few thousand numbers): batches stay moderate.
 const INSERT_BATCH = 100;
+/**
+ * The background job's passages per statement. With PGlite the database runs on the server's
+ * thread, one statement at a time, and most of a stored passage's time is its HNSW index entry:
+ * a search waits for the statement in progress, so a few passages' worth rather than a whole
+ * meeting's (docs/performance.md#passages-stored-a-few-at-a-time).
+ */
+const STORE_BATCH = 4;
 
 /** A passage's segments' vectors, one after another, as little-endian float32 (passages.segment_embeddings). */
 export function segmentVectorsOf(
@@ -97,29 +105,38 @@ async function storePassages(
     .from(meetings)
     .where(eq(meetings.id, meeting.id));
   const config = textSearchConfig(language?.language ?? '');
-  for (let i = 0; i < embedded.length; i += INSERT_BATCH) {
-    await db.insert(passages).values(
-      embedded.slice(i, i + INSERT_BATCH).map(({ id, ...d }) => ({
-        id: id ?? randomUUID(),
-        meetingId: meeting.id,
-        accountId: meeting.accountId,
-        ...d,
-        model,
-        textSearchConfig: config,
-        searchVector: searchVectorOf(config, d.text),
-      })),
-    );
-  }
+  for (let i = 0; i < embedded.length; i += INSERT_BATCH)
+    await db
+      .insert(passages)
+      .values(passageRows(embedded.slice(i, i + INSERT_BATCH), model, meeting, config));
+}
+
+function passageRows(
+  embedded: (PassageDraft & { id?: string; embedding: number[]; segmentEmbeddings?: Uint8Array })[],
+  model: string,
+  meeting: { id: string; accountId: string },
+  config: string,
+) {
+  return embedded.map(({ id, ...d }) => ({
+    id: id ?? randomUUID(),
+    meetingId: meeting.id,
+    accountId: meeting.accountId,
+    ...d,
+    model,
+    textSearchConfig: config,
+    searchVector: searchVectorOf(config, d.text),
+  }));
 }
 
 /**
  * Loads a meeting's transcript and indexes it (the background job, the seed). The model runs
- * outside any transaction (seconds with the semantic one). The passages are stored first, in one
- * transaction, unless the meeting was deleted meanwhile (then there is nothing to index): from
- * then on the meeting is searchable. Their segments' vectors follow (about a third of the model's
- * time for a meeting); until they are stored, a search that hits one of these passages takes the
- * segment sharing most words with the query for start_time (search-passages.ts), never running the
- * model in the request.
+ * outside any transaction (seconds with the semantic one). Then the passages are stored, a few
+ * to a statement: the meeting becomes searchable as they land. Their segments' vectors follow
+ * (about a third of the model's time for a meeting); until they are stored, a search that hits
+ * one of these passages takes the segment sharing most words with the query for start_time
+ * (search-passages.ts), never running the model in the request. A meeting deleted meanwhile
+ * leaves nothing behind (its passages go with it, and one stored after fails its foreign key):
+ * then there is nothing to index.
  */
 export async function indexStoredTranscript(
   db: Db,
@@ -137,25 +154,32 @@ export async function indexStoredTranscript(
     id: randomUUID(),
     embedding,
   }));
-  const stored = await db.transaction(async (tx) => {
-    const [still] = await tx
-      .select({ id: meetings.id })
-      .from(meetings)
-      .where(eq(meetings.id, meeting.id))
-      .for('update');
-    if (!still) return false;
-    await storePassages(tx, embedder.model, meeting, embedded);
-    return true;
-  });
-  if (!stored) return 0;
+  const [still] = await db
+    .select({ language: meetings.language })
+    .from(meetings)
+    .where(eq(meetings.id, meeting.id));
+  if (!still) return 0;
+  // Full-text search reads each passage in its meeting's language.
+  const config = textSearchConfig(still.language ?? '');
+  // A job run again (after a crash, say) replaces what an earlier run stored.
+  await db.delete(passages).where(eq(passages.meetingId, meeting.id));
+  try {
+    for (let i = 0; i < embedded.length; i += STORE_BATCH)
+      await db
+        .insert(passages)
+        .values(passageRows(embedded.slice(i, i + STORE_BATCH), embedder.model, meeting, config));
+  } catch (err) {
+    if (hasPgCode(err, PG_FOREIGN_KEY_VIOLATION)) return 0;
+    throw err;
+  }
   const bySequence = await embedSegmentsOf(embedder, drafts, segments);
-  // One statement per batch of passages, not one per passage: with PGlite the database works on
-  // the server's own thread, where a meeting's single-row updates took several times the CPU of
-  // one statement (docs/performance.md#segment-vectors-stored-in-one-statement). A passage
+  // A few passages to a statement, not one per passage: with PGlite a meeting's single-row
+  // updates took several times the CPU of one statement
+  // (docs/performance.md#segment-vectors-stored-a-few-passages-to-a-statement). A passage
   // replaced meanwhile (the transcript indexed again) is simply not found.
-  for (let i = 0; i < embedded.length; i += INSERT_BATCH) {
+  for (let i = 0; i < embedded.length; i += STORE_BATCH) {
     const rows = embedded
-      .slice(i, i + INSERT_BATCH)
+      .slice(i, i + STORE_BATCH)
       .map((d) => ({ id: d.id, vectors: Buffer.from(segmentVectorsOf(d, bySequence)).toString('base64') }));
     await db.execute(sql`
       update passages p set segment_embeddings = decode(r.vectors, 'base64')

@@ -1,5 +1,6 @@
 import { and, eq, ne } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { hasPgCode, PG_UNIQUE_VIOLATION } from '../db/pg-error';
 import { webhookEndpoints } from '../db/schema';
 import { type FormName, WEBHOOK_DESCRIPTION_MAX, type WebhookEvent } from '../domain';
 import { conflict, notFound, validationError } from '../errors';
@@ -70,17 +71,11 @@ export async function updateEndpoint(
       return updated;
     } catch (err) {
       // Another edit or registration took the URL between the check and the update.
-      if (isUniqueViolation(err)) throw conflict(`An endpoint with the url ${set.url} is already registered`);
+      if (hasPgCode(err, PG_UNIQUE_VIOLATION))
+        throw conflict(`An endpoint with the url ${set.url} is already registered`);
       throw err;
     }
   });
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
 }
 
 /** The longest overlap a rotation may keep the old secret signing. */

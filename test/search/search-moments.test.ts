@@ -183,6 +183,39 @@ describe('background embedding', () => {
     expect(Number(left!.n)).toBe(0);
     expect((await app.request(`/v1/notes/${id}`, { key: other.key })).status).toBe(404);
   });
+
+  it('a meeting deleted just before its passages are stored is not indexed either: no error, no orphan passages', async () => {
+    const other = await app.createAccount();
+    const id = await app.recordNote(other.key, { segments: SEGMENTS });
+    // The database as the job sees it, but the note is deleted (through the API) right after the
+    // job has cleared the meeting's earlier passages, before it stores the new ones.
+    const deletingAfterClear = new Proxy(app.db, {
+      get(target, prop, receiver) {
+        if (prop !== 'delete') return Reflect.get(target, prop, receiver);
+        return (table: Parameters<typeof target.delete>[0]) => ({
+          where: (condition: Parameters<ReturnType<typeof target.delete>['where']>[0]) =>
+            target
+              .delete(table)
+              .where(condition)
+              .then(async () => {
+                await app.request(`/v1/notes/${id}`, { method: 'DELETE', key: other.key });
+              }),
+        });
+      },
+    });
+    expect(
+      await indexStoredTranscript(deletingAfterClear, new LocalEmbedder({ dimensions: 384 }), {
+        id,
+        accountId: other.account.id,
+      }),
+    ).toBe(0);
+    const [left] = await queryRows<{ n: number }>(
+      app.db,
+      sql`select count(*)::int as n from passages where meeting_id = ${id}`,
+    );
+    expect(Number(left!.n)).toBe(0);
+    expect((await app.request(`/v1/notes/${id}`, { key: other.key })).status).toBe(404);
+  });
 });
 
 describe('searchable before the segments are embedded', () => {
