@@ -160,6 +160,16 @@ describe('vectors of different models are never compared', () => {
 });
 
 describe('background embedding', () => {
+  /** The note is gone, and no passage of it was left behind. */
+  async function expectGoneWithoutPassages(id: string, key: string) {
+    const [left] = await queryRows<{ n: number }>(
+      app.db,
+      sql`select count(*)::int as n from passages where meeting_id = ${id}`,
+    );
+    expect(Number(left!.n)).toBe(0);
+    expect((await app.request(`/v1/notes/${id}`, { key })).status).toBe(404);
+  }
+
   it('a meeting deleted while its transcript is being embedded is simply not indexed (no failed job, no orphan passages)', async () => {
     const other = await app.createAccount();
     const id = await app.recordNote(other.key, { segments: SEGMENTS.slice(0, 3) });
@@ -176,12 +186,7 @@ describe('background embedding', () => {
         accountId: other.account.id,
       }),
     ).toBe(0);
-    const [left] = await queryRows<{ n: number }>(
-      app.db,
-      sql`select count(*)::int as n from passages where meeting_id = ${id}`,
-    );
-    expect(Number(left!.n)).toBe(0);
-    expect((await app.request(`/v1/notes/${id}`, { key: other.key })).status).toBe(404);
+    await expectGoneWithoutPassages(id, other.key);
   });
 
   it('a meeting deleted just before its passages are stored is not indexed either: no error, no orphan passages', async () => {
@@ -209,12 +214,7 @@ describe('background embedding', () => {
         accountId: other.account.id,
       }),
     ).toBe(0);
-    const [left] = await queryRows<{ n: number }>(
-      app.db,
-      sql`select count(*)::int as n from passages where meeting_id = ${id}`,
-    );
-    expect(Number(left!.n)).toBe(0);
-    expect((await app.request(`/v1/notes/${id}`, { key: other.key })).status).toBe(404);
+    await expectGoneWithoutPassages(id, other.key);
   });
 });
 
