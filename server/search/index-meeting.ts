@@ -88,27 +88,39 @@ export async function indexTranscript(
   segments: Pick<Segment, 'sequence' | 'content'>[],
 ): Promise<number> {
   const embedded = await embedTranscript(embedder, segments);
-  await storePassages(db, embedder.model, meeting, embedded);
+  await storePassages(db, embedder.model, meeting, embedded, INSERT_BATCH);
   return embedded.length;
 }
 
+/**
+ * Replaces a meeting's passages with these, `batch` to a statement. False when the meeting is
+ * gone (deleted before, or while, they are stored: its passages go with it, and a statement after
+ * fails its foreign key), and then nothing of it is left.
+ */
 async function storePassages(
   db: Queryable,
   model: string,
   meeting: { id: string; accountId: string },
   embedded: (PassageDraft & { id?: string; embedding: number[]; segmentEmbeddings?: Uint8Array })[],
-): Promise<void> {
-  await db.delete(passages).where(eq(passages.meetingId, meeting.id));
-  // Full-text search reads each passage in its meeting's language.
-  const [language] = await db
+  batch: number,
+): Promise<boolean> {
+  const [still] = await db
     .select({ language: meetings.language })
     .from(meetings)
     .where(eq(meetings.id, meeting.id));
-  const config = textSearchConfig(language?.language ?? '');
-  for (let i = 0; i < embedded.length; i += INSERT_BATCH)
-    await db
-      .insert(passages)
-      .values(passageRows(embedded.slice(i, i + INSERT_BATCH), model, meeting, config));
+  if (!still) return false;
+  // Full-text search reads each passage in its meeting's language.
+  const config = textSearchConfig(still.language ?? '');
+  // Indexing again (a job run again after a crash, say) replaces what an earlier run stored.
+  await db.delete(passages).where(eq(passages.meetingId, meeting.id));
+  try {
+    for (let i = 0; i < embedded.length; i += batch)
+      await db.insert(passages).values(passageRows(embedded.slice(i, i + batch), model, meeting, config));
+  } catch (err) {
+    if (hasPgCode(err, PG_FOREIGN_KEY_VIOLATION)) return false;
+    throw err;
+  }
+  return true;
 }
 
 function passageRows(
@@ -154,24 +166,7 @@ export async function indexStoredTranscript(
     id: randomUUID(),
     embedding,
   }));
-  const [still] = await db
-    .select({ language: meetings.language })
-    .from(meetings)
-    .where(eq(meetings.id, meeting.id));
-  if (!still) return 0;
-  // Full-text search reads each passage in its meeting's language.
-  const config = textSearchConfig(still.language ?? '');
-  // A job run again (after a crash, say) replaces what an earlier run stored.
-  await db.delete(passages).where(eq(passages.meetingId, meeting.id));
-  try {
-    for (let i = 0; i < embedded.length; i += STORE_BATCH)
-      await db
-        .insert(passages)
-        .values(passageRows(embedded.slice(i, i + STORE_BATCH), embedder.model, meeting, config));
-  } catch (err) {
-    if (hasPgCode(err, PG_FOREIGN_KEY_VIOLATION)) return 0;
-    throw err;
-  }
+  if (!(await storePassages(db, embedder.model, meeting, embedded, STORE_BATCH))) return 0;
   const bySequence = await embedSegmentsOf(embedder, drafts, segments);
   // A few passages to a statement, not one per passage: with PGlite a meeting's single-row
   // updates took several times the CPU of one statement
