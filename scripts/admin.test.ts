@@ -13,10 +13,14 @@ import { parseEnv } from '../server/env';
 import { createAppHandlers } from '../server/runtime/app-handlers';
 import { createServices } from '../server/services';
 import { type CommandRun, runScript } from '../test/support/run-command';
+import { runAdmin } from './admin-cli';
 
-// The admin command line (docs/rules.md#admin-command-line), run for real as a subprocess against a
-// database of its own. PGlite: a fresh DATA_DIR. PostgreSQL (TEST_DATABASE_URL): a fresh database
-// on that server.
+// The admin command line (docs/rules.md#admin-command-line) against a database of its own. PGlite:
+// a fresh DATA_DIR. PostgreSQL (TEST_DATABASE_URL): a fresh database on that server. Three runs
+// are real subprocesses of `scripts/admin.ts` (the first, which migrates a fresh database; one
+// refused while another process holds PGlite's folder; one refused command line); the others
+// run the same command line in this process, with its output collected and its exit code
+// returned (a subprocess costs seconds of CPU, mostly loading the server's modules).
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const CLI_TIMEOUT = 120_000;
@@ -60,6 +64,18 @@ function admin(args: string[]): Promise<CommandRun> {
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   return runScript('scripts/admin.ts', args, env);
+}
+
+/** The same command line run in this process, on the same database. */
+async function adminHere(args: string[]): Promise<CommandRun> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdmin(args, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    openDatabase,
+  });
+  return { code, stdout, stderr };
 }
 
 /** Exit 0 and exactly one JSON object on one line of stdout. */
@@ -186,7 +202,7 @@ describe('admin CLI', () => {
     async () => {
       const existing = await setupAccount();
       const stderr = failure(
-        await admin(['account:create', '--email', existing.email.toUpperCase(), '--plan', 'pro']),
+        await adminHere(['account:create', '--email', existing.email.toUpperCase(), '--plan', 'pro']),
       );
       expect(stderr).toMatch(/already exists/i);
       await withDb(async ({ db }) => {
@@ -202,7 +218,7 @@ describe('admin CLI', () => {
     async () => {
       const setup = await setupAccount();
       const out = jsonResult(
-        await admin([
+        await adminHere([
           'account:update',
           '--account',
           setup.accountId,
@@ -271,7 +287,7 @@ describe('admin CLI', () => {
         });
       }
 
-      const out = jsonResult(await admin(args));
+      const out = jsonResult(await adminHere(args));
       expect(out).toStrictEqual({
         key_id: expect.stringMatching(UUID),
         api_key: expect.stringMatching(API_KEY),
@@ -296,7 +312,7 @@ describe('admin CLI', () => {
     'key:revoke --key ID → {"key_id","revoked":true}; the key then gets 401 invalid_api_key',
     async () => {
       const setup = await setupAccount();
-      const out = jsonResult(await admin(['key:revoke', '--key', setup.keyId]));
+      const out = jsonResult(await adminHere(['key:revoke', '--key', setup.keyId]));
       expect(out).toStrictEqual({ key_id: setup.keyId, revoked: true });
       await withDb(async (database) => {
         const res = await listNotes(database, setup.key);
@@ -319,29 +335,38 @@ describe('admin CLI', () => {
 
     it.each([
       [
-        'an unknown command',
+        'an unknown command, in a subprocess',
+        admin,
         ['frobnicate', '--email', 'bad-command@example.com'],
         /Unknown command/,
         /Usage/,
       ],
       [
         '--plan gold',
+        adminHere,
         ['account:create', '--email', 'bad-plan@example.com', '--plan', 'gold'],
         /--plan/,
         /free/,
       ],
-      ['--form C', ['account:create', '--email', 'bad-form@example.com', '--form', 'C'], /--form/, /A or B/],
-      ['a missing --email', ['account:create', '--plan', 'pro'], /--email/, /Usage/],
+      [
+        '--form C',
+        adminHere,
+        ['account:create', '--email', 'bad-form@example.com', '--form', 'C'],
+        /--form/,
+        /A or B/,
+      ],
+      ['a missing --email', adminHere, ['account:create', '--plan', 'pro'], /--email/, /Usage/],
       [
         'a malformed --account',
+        adminHere,
         ['account:update', '--account', 'not-a-uuid', '--plan', 'pro'],
         /--account/,
         /UUID/i,
       ],
     ])(
       '%s exits non-zero with a message on stderr, stdout empty',
-      async (_label, args, message, detail) => {
-        const stderr = failure(await admin(args));
+      async (_label, run, args, message, detail) => {
+        const stderr = failure(await run(args));
         expect(stderr).toMatch(message);
         expect(stderr).toMatch(detail);
       },
@@ -360,7 +385,7 @@ describe('admin CLI', () => {
   it(
     'seed → {account_id,email,password,key_id,api_key} with progress on stderr; its key lists 12 notes on every platform',
     async () => {
-      const run = await admin(['seed']);
+      const run = await adminHere(['seed']);
       const out = jsonResult(run);
       expect(out).toMatchObject({
         account_id: expect.stringMatching(UUID),

@@ -6,14 +6,16 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openPglite, openPostgres, queryRows, type Database } from '../server/db/client';
+import { migrateDatabase, openPglite, openPostgres, queryRows, type Database } from '../server/db/client';
 import { storedDimensions } from '../server/search/embedding-dimensions';
 import { searchPassages } from '../server/search/search-passages';
 import { LocalEmbedder } from '../server/embeddings/local-embedder';
 import { migratedPgliteFolder } from '../test/support/test-database';
+import { runAdmin } from './admin-cli';
 
 // `npm run reindex` re-embeds what is not on the configured model and dimension, with progress, and
-// resumes (skips what is done). Run for real as a subprocess.
+// resumes (skips what is done). Run for real as a subprocess, on a database the admin command
+// line's seed filled (run in this process: scripts/admin.test.ts runs it as a subprocess).
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -48,8 +50,9 @@ afterAll(async () => {
   }
 });
 
-function run(script: string, args: string[], extraEnv: Record<string, string> = {}) {
-  const result = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), [script, ...args], {
+/** `tsx scripts/reindex.ts`, with tsx's loader in one Node process (the `tsx` command would start a second). */
+function reindex(extraEnv: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/reindex.ts'], {
     cwd: ROOT,
     env: { ...env, ...extraEnv },
     encoding: 'utf8',
@@ -58,8 +61,10 @@ function run(script: string, args: string[], extraEnv: Record<string, string> = 
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+const openDatabase = () => (env.DATABASE_URL ? openPostgres(env.DATABASE_URL) : openPglite(dataDir));
+
 async function withDb<T>(fn: (database: Database) => Promise<T>): Promise<T> {
-  const database = env.DATABASE_URL ? await openPostgres(env.DATABASE_URL) : await openPglite(dataDir);
+  const database = await openDatabase();
   try {
     return await fn(database);
   } finally {
@@ -68,12 +73,22 @@ async function withDb<T>(fn: (database: Database) => Promise<T>): Promise<T> {
 }
 
 it('reindex moves the database to another dimension, re-embeds every passage and summary, and resumes', async () => {
-  const seeded = run('scripts/admin.ts', ['seed']);
-  expect(seeded.code, seeded.stderr).toBe(0);
-  const { account_id } = JSON.parse(seeded.stdout);
+  let stdout = '';
+  let stderr = '';
+  const seeded = await runAdmin(['seed'], {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    openDatabase: async () => {
+      const database = await openDatabase();
+      await migrateDatabase(database);
+      return database;
+    },
+  });
+  expect(seeded, stderr).toBe(0);
+  const { account_id } = JSON.parse(stdout);
 
   // Nothing is stale: a reindex does no work.
-  const idle = run('scripts/reindex.ts', []);
+  const idle = reindex();
   expect(idle.code, idle.stderr).toBe(0);
   expect(JSON.parse(idle.stdout)).toEqual({
     model: 'local-lexical-v1',
@@ -82,7 +97,7 @@ it('reindex moves the database to another dimension, re-embeds every passage and
     summaries: 0,
   });
 
-  const moved = run('scripts/reindex.ts', [], { EMBEDDINGS_DIMENSIONS: '128' });
+  const moved = reindex({ EMBEDDINGS_DIMENSIONS: '128' });
   expect(moved.code, moved.stderr).toBe(0);
   expect(JSON.parse(moved.stdout)).toEqual({
     model: 'local-lexical-v1',
@@ -120,7 +135,7 @@ it('reindex moves the database to another dimension, re-embeds every passage and
     );
   });
 
-  const resumed = run('scripts/reindex.ts', [], { EMBEDDINGS_DIMENSIONS: '128' });
+  const resumed = reindex({ EMBEDDINGS_DIMENSIONS: '128' });
   expect(resumed.code, resumed.stderr).toBe(0);
   expect(JSON.parse(resumed.stdout)).toEqual({
     model: 'local-lexical-v1',
