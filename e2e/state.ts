@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Page } from '@playwright/test';
+import type { Cookie, Page } from '@playwright/test';
 import path from 'node:path';
 
 export const STATE_DIR = path.join(import.meta.dirname, '.state');
@@ -34,12 +34,28 @@ export function demoLogin(state: E2eState): { email: string; password: string; a
   return { email, password, apiKey };
 }
 
-/** Signs the page in as the demo account through the sign-in form, as a person would. */
+/** The demo account's session cookies, from the first sign-in through the form in this worker. */
+let demoSession: Cookie[] | undefined;
+
+/**
+ * Signs the page in as the demo account and leaves it on /notes. The first time in a worker it
+ * goes through the sign-in form as a person would; later calls reuse the session that sign-in
+ * gave (Playwright's stored sign-in), and go through the form again only if that session has
+ * ended. Signing in is what e2e/session.ui.spec.ts and e2e/accounts-flow.ui.spec.ts test, with
+ * accounts of their own; through the form each time, the other UI tests spent about 0.9 s more a
+ * sign-in (the sign-in page, and the password hash at the service's full cost).
+ */
 export async function signInAsDemo(page: Page, state: E2eState): Promise<void> {
+  if (demoSession) {
+    await page.context().addCookies(demoSession);
+    await page.goto('/notes');
+    if (new URL(page.url()).pathname === '/notes') return;
+  }
   const demo = demoLogin(state);
   await page.goto('/sign-in');
   await page.getByLabel('Email').fill(demo.email);
   await page.getByLabel('Password').fill(demo.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL('**/notes');
+  demoSession = await page.context().cookies();
 }
