@@ -22,6 +22,9 @@ const ANY_DATABASE_ONCE = process.env.TEST_DATABASE_URL && !process.env.E2E_ALL 
 
 export default defineConfig({
   testDir: 'e2e',
+  // Playwright empties its output folder when it starts: a folder of its own, so that what vitest
+  // wrote to test-results/ before it in the same `npm test` (openapi-contract.log) stays.
+  outputDir: 'test-results/e2e',
   ...(ANY_DATABASE_ONCE && { grepInvert: ANY_DATABASE_ONCE }),
   fullyParallel: false,
   workers: 1,

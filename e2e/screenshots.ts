@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { type Locator, type Page, test } from '@playwright/test';
 
-// The UI tests photograph the pages they visit: into test-results/ (Playwright's output folder,
+// The UI tests photograph the pages they visit: into test-results/e2e/ (Playwright's output folder,
 // not committed) on a normal run, and into docs/screenshots, the copies that
 // docs/settings-app.md#screenshots shows, only with UPDATE_SCREENSHOTS=1.
 

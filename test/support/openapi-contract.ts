@@ -205,7 +205,7 @@ export function createContractValidator(opts: {
   };
 }
 
-/** Appends this process's counts to test-results/openapi-contract.log (summed by the report). */
+/** Appends this process's counts to test-results/openapi-contract.log, a line per test file. */
 export function recordContractCounts(testFile: string | undefined) {
   const dir = path.join(process.cwd(), 'test-results');
   mkdirSync(dir, { recursive: true });
