@@ -10,12 +10,14 @@ import { migrateDatabase, openPglite, openPostgres, queryRows, type Database } f
 import { storedDimensions } from '../server/search/embedding-dimensions';
 import { searchPassages } from '../server/search/search-passages';
 import { LocalEmbedder } from '../server/embeddings/local-embedder';
+import { parseEnv } from '../server/env';
+import { seedDemo } from '../server/seed/seed-demo';
+import { createServices } from '../server/services';
 import { migratedPgliteFolder } from '../test/support/test-database';
-import { runAdmin } from './admin-cli';
 
 // `npm run reindex` re-embeds what is not on the configured model and dimension, with progress, and
-// resumes (skips what is done). Run for real as a subprocess, on a database the admin command
-// line's seed filled (run in this process: scripts/admin.test.ts runs it as a subprocess).
+// resumes (skips what is done). Run for real as a subprocess, on a database the demo seed filled
+// in this process (scripts/admin.test.ts tests the seed command).
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -73,19 +75,10 @@ async function withDb<T>(fn: (database: Database) => Promise<T>): Promise<T> {
 }
 
 it('reindex moves the database to another dimension, re-embeds every passage and summary, and resumes', async () => {
-  let stdout = '';
-  let stderr = '';
-  const seeded = await runAdmin(['seed'], {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    openDatabase: async () => {
-      const database = await openDatabase();
-      await migrateDatabase(database);
-      return database;
-    },
+  const { account_id } = await withDb(async (database) => {
+    await migrateDatabase(database);
+    return seedDemo(database.db, createServices(parseEnv(env)));
   });
-  expect(seeded, stderr).toBe(0);
-  const { account_id } = JSON.parse(stdout);
 
   // Nothing is stale: a reindex does no work.
   const idle = reindex();

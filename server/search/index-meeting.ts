@@ -92,6 +92,9 @@ export async function indexTranscript(
   return embedded.length;
 }
 
+/** A passage with its vector, ready to store (an id of its own when its segment vectors follow). */
+type PassageToStore = PassageDraft & { id?: string; embedding: number[]; segmentEmbeddings?: Uint8Array };
+
 /**
  * Replaces a meeting's passages with these, `batch` to a statement. False when the meeting is
  * gone (deleted before, or while, they are stored: its passages go with it, and a statement after
@@ -101,7 +104,7 @@ async function storePassages(
   db: Queryable,
   model: string,
   meeting: { id: string; accountId: string },
-  embedded: (PassageDraft & { id?: string; embedding: number[]; segmentEmbeddings?: Uint8Array })[],
+  embedded: PassageToStore[],
   batch: number,
 ): Promise<boolean> {
   const [still] = await db
@@ -124,7 +127,7 @@ async function storePassages(
 }
 
 function passageRows(
-  embedded: (PassageDraft & { id?: string; embedding: number[]; segmentEmbeddings?: Uint8Array })[],
+  embedded: PassageToStore[],
   model: string,
   meeting: { id: string; accountId: string },
   config: string,
