@@ -13,11 +13,10 @@ const CHROMIUM = browser.found ? browser.path : process.env.CHROMIUM_PATH || DEB
 
 // Tests tagged @any-database check what the browser or the HTTP layer does whatever database is
 // behind it: axe, layouts, CSP and other headers, body limits, and the settings app's pages,
-// dialogs and sessions, whose procedures the vitest suite runs on both databases. `npm test` runs
-// every test on PGlite; on PostgreSQL (TEST_DATABASE_URL, the second half of CI) it runs the rest:
-// the API specs (several instances behind PgBouncer, the standalone copy, traces of SQL) and the
-// journeys that lean on background work (accounts and their emails, webhooks, search). E2E_ALL=1
-// runs them all there too.
+// dialogs, sessions and journeys, whose procedures and background work the vitest suite runs on
+// both databases. `npm test` runs every test on PGlite; on PostgreSQL (TEST_DATABASE_URL, the
+// second half of CI) it runs the rest: the API specs (several instances behind PgBouncer, the
+// standalone copy, traces of SQL) and search in the browser. E2E_ALL=1 runs them all there too.
 const ANY_DATABASE_ONCE = process.env.TEST_DATABASE_URL && !process.env.E2E_ALL ? /@any-database/ : undefined;
 
 export default defineConfig({

@@ -79,10 +79,9 @@ async function verifyByEmailedLink(page: Page, email: string) {
   );
 }
 
-test('sign up → verify by the emailed link → request early access → the operator grants it → the first /v1 call succeeds', async ({
-  browser,
-  request,
-}) => {
+test('sign up → verify by the emailed link → request early access → the operator grants it → the first /v1 call succeeds', {
+  tag: '@any-database',
+}, async ({ browser, request }) => {
   // The operator signs up and proves the address like anyone: ADMIN_EMAILS alone is not enough.
   const operator = await newBrowser(browser);
   await signUp(operator.page, OPERATOR, 'Olga Operator');
@@ -196,7 +195,9 @@ test('sign up → verify by the emailed link → request early access → the op
   await owner.context.close();
 });
 
-test('forgot password → the emailed link → a new password; every other session ends', async ({ browser }) => {
+test('forgot password → the emailed link → a new password; every other session ends', {
+  tag: '@any-database',
+}, async ({ browser }) => {
   const email = `forgetful-${Date.now()}@e2e.test`;
   const laptop = await newBrowser(browser);
   await signUp(laptop.page, email, 'Fern Forgetful');

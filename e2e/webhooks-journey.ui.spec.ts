@@ -59,10 +59,9 @@ async function settle(page: Page) {
   await expect(page.locator('ul[aria-label="Deliveries"][aria-busy="true"]')).toHaveCount(0);
 }
 
-test('an endpoint owner’s journey: failure, retries, deactivation, re-enable, recover, rotate, edit, details, filters, health', async ({
-  page,
-  baseURL,
-}) => {
+test('an endpoint owner’s journey: failure, retries, deactivation, re-enable, recover, rotate, edit, details, filters, health', {
+  tag: '@any-database',
+}, async ({ page, baseURL }) => {
   const demo = demoLogin(state);
   test.setTimeout(240_000);
   const receiver = await new Receiver().start();
