@@ -119,8 +119,8 @@ export class RequestCounter {
       local(i) ? [] : [{ w, seen: 0, counted: null, ...counts[i] }],
     );
     if (counting.every((c) => c.counted !== null)) {
-      const remaining = windows.map(
-        (w, i) => local(i)?.remaining ?? this.leases.counted(w, counts[i]?.counted ?? 0),
+      const remaining = await Promise.all(
+        windows.map((w, i) => local(i)?.remaining ?? this.leases.counted(w, counts[i]?.counted ?? 0)),
       );
       this.recordUsage(db, principal, now, windows);
       const [first] = windows;

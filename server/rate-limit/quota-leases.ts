@@ -40,7 +40,8 @@ interface Lease {
   /** When the latest block was reserved (performance.now()). */
   reservedAt: number;
   lastUsedAt: number;
-  refilling: boolean;
+  /** The block being reserved, until its answer is in hand. */
+  refilling: Promise<void> | null;
   /** Requests on the window in the current and the previous second: the block's size. */
   secondStartedAt: number;
   thisSecond: number;
@@ -85,7 +86,7 @@ export class QuotaLeases {
         lastCount: 0,
         reservedAt: t,
         lastUsedAt: t,
-        refilling: false,
+        refilling: null,
         secondStartedAt: t,
         thisSecond: 0,
         lastSecond: 0,
@@ -136,11 +137,14 @@ export class QuotaLeases {
 
   /**
    * A request of the window was counted in the database, which answered `count`: what is left for
-   * X-RateLimit-Remaining, counting this process's unused block as not yet admitted.
+   * X-RateLimit-Remaining, counting this process's unused block as not yet admitted. While a block
+   * is being reserved, `count` may include it (its statement ran first) or not: the answer waits
+   * for that block to be in hand, and is then right either way.
    */
-  counted(window: RateLimitWindow, count: number): number {
+  async counted(window: RateLimitWindow, count: number): Promise<number> {
     if (window.limit < MIN_BLOCK_LIMIT) return Math.max(0, window.limit - count);
     const lease = this.leaseOf(window);
+    if (lease.refilling) await lease.refilling;
     this.noteRequest(lease);
     if (lease.limit !== window.limit) {
       // The plan changed: a block reserved under the old limit is given back.
@@ -169,7 +173,6 @@ export class QuotaLeases {
     if (!lease || lease.refilling || lease.startMs !== window.start.getTime()) return;
     const size = this.blockSize(lease);
     if (size === 0 || lease.left > size / 2) return;
-    lease.refilling = true;
     const { startMs, limit } = lease;
     const work = reserveBlock(db, window, size, limit)
       .then((count) => {
@@ -181,8 +184,9 @@ export class QuotaLeases {
         this.stats.reserved += size;
       }, onError)
       .finally(() => {
-        lease.refilling = false;
+        lease.refilling = null;
       });
+    lease.refilling = work;
     this.track(work);
   }
 
