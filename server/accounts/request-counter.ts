@@ -102,6 +102,7 @@ export class RequestCounter {
       }
     }
     const positions = takes.flatMap((t, i) => (t ? [i] : []));
+    const mark = this.leases.mark;
     const result = await countInDatabase(db, keyHash, {
       ...opts,
       ...(skipForm && positions.length > 0 && { skip: { form: skipForm, positions } }),
@@ -120,7 +121,7 @@ export class RequestCounter {
     );
     if (counting.every((c) => c.counted !== null)) {
       const remaining = await Promise.all(
-        windows.map((w, i) => local(i)?.remaining ?? this.leases.counted(w, counts[i]?.counted ?? 0)),
+        windows.map((w, i) => local(i)?.remaining ?? this.leases.counted(w, counts[i]?.counted ?? 0, mark)),
       );
       this.recordUsage(db, principal, now, windows);
       const [first] = windows;

@@ -15,6 +15,10 @@ import type { RateLimitWindow } from './consume-rate-limit';
 //   its last requests are counted one by one;
 // - what a block still holds a second after it was reserved goes back to the window, as does
 //   everything on shutdown and before the settings app reads a count.
+// X-RateLimit-Remaining is what the window has left as this process last saw it. While unused
+// quota is on its way back, a statement's count may or may not include it (the two run on
+// different connections): a request counted then takes one from what the process already knew,
+// rather than a count it cannot read.
 
 /** Windows with a smaller limit are always counted request by request. */
 export const MIN_BLOCK_LIMIT = 1000;
@@ -42,6 +46,8 @@ interface Lease {
   lastUsedAt: number;
   /** The block being reserved, until its answer is in hand. */
   refilling: Promise<void> | null;
+  /** The latest give-back of unused quota from this window (see QuotaLeases.returnsMade). */
+  lastReturn: number;
   /** Requests on the window in the current and the previous second: the block's size. */
   secondStartedAt: number;
   thisSecond: number;
@@ -68,7 +74,10 @@ export class QuotaLeases {
   private readonly leases = new Map<string, Lease>();
   readonly stats: QuotaStats = { fromBlocks: 0, blocks: 0, reserved: 0, returned: 0 };
   private readonly inFlight = new Set<Promise<unknown>>();
-  private pendingReturns: { bucket: string; startMs: number; left: number }[] = [];
+  private pendingReturns: { bucket: string; startMs: number; left: number; seq: number }[] = [];
+  /** Give-backs made, numbered in order, and the latest one written to the database. */
+  private returnsMade = 0;
+  private returnsWritten = 0;
 
   constructor(private readonly clock: () => number = () => performance.now()) {}
 
@@ -87,6 +96,7 @@ export class QuotaLeases {
         reservedAt: t,
         lastUsedAt: t,
         refilling: null,
+        lastReturn: 0,
         secondStartedAt: t,
         thisSecond: 0,
         lastSecond: 0,
@@ -136,12 +146,30 @@ export class QuotaLeases {
   }
 
   /**
-   * A request of the window was counted in the database, which answered `count`: what is left for
-   * X-RateLimit-Remaining, counting this process's unused block as not yet admitted. While a block
-   * is being reserved, `count` may include it (its statement ran first) or not: the answer waits
-   * for that block to be in hand, and is then right either way.
+   * Taken just before a statement that counts in windows is sent: whether its count can be read
+   * against what this process holds (see `counted`).
    */
-  async counted(window: RateLimitWindow, count: number): Promise<number> {
+  get mark(): number {
+    return this.returnsWritten;
+  }
+
+  /**
+   * Whether a count the database gave for the lease's window, by a statement sent at `mark`,
+   * may or may not include quota given back since: it is then not read.
+   */
+  private unsure(lease: Lease, mark: number): boolean {
+    return lease.lastReturn > mark;
+  }
+
+  /**
+   * A request of the window was counted in the database, by a statement sent at `mark`, which
+   * answered `count`: what is left for X-RateLimit-Remaining, counting this process's unused block
+   * as not yet admitted. While a block is being reserved, `count` may include it (its statement
+   * ran first) or not: the answer waits for that block to be in hand, and is then right either
+   * way. While unused quota was on its way back, `count` is not read: the request takes one from
+   * the count this process last knew.
+   */
+  async counted(window: RateLimitWindow, count: number, mark: number): Promise<number> {
     if (window.limit < MIN_BLOCK_LIMIT) return Math.max(0, window.limit - count);
     const lease = this.leaseOf(window);
     if (lease.refilling) await lease.refilling;
@@ -151,7 +179,7 @@ export class QuotaLeases {
       this.giveBackLeft(lease);
       lease.limit = window.limit;
     }
-    lease.lastCount = Math.max(lease.lastCount, count);
+    lease.lastCount = this.unsure(lease, mark) ? lease.lastCount + 1 : Math.max(lease.lastCount, count);
     return Math.max(0, lease.limit - (lease.lastCount - lease.left));
   }
 
@@ -174,11 +202,14 @@ export class QuotaLeases {
     const size = this.blockSize(lease);
     if (size === 0 || lease.left > size / 2) return;
     const { startMs, limit } = lease;
+    const mark = this.mark;
     const work = reserveBlock(db, window, size, limit)
       .then((count) => {
         if (count === null || lease.startMs !== startMs) return;
         lease.left += size;
-        lease.lastCount = Math.max(lease.lastCount, count);
+        lease.lastCount = this.unsure(lease, mark)
+          ? lease.lastCount + size
+          : Math.max(lease.lastCount, count);
         lease.reservedAt = this.clock();
         this.stats.blocks++;
         this.stats.reserved += size;
@@ -198,7 +229,13 @@ export class QuotaLeases {
   /** What a block still holds is owed back to its window (given back by the next settle). */
   private giveBackLeft(lease: Lease): void {
     if (lease.left <= 0) return;
-    this.pendingReturns.push({ bucket: lease.bucket, startMs: lease.startMs, left: lease.left });
+    lease.lastReturn = ++this.returnsMade;
+    this.pendingReturns.push({
+      bucket: lease.bucket,
+      startMs: lease.startMs,
+      left: lease.left,
+      seq: lease.lastReturn,
+    });
     // The window's count drops by what goes back: Remaining stays the same.
     lease.lastCount -= lease.left;
     lease.left = 0;
@@ -228,11 +265,16 @@ export class QuotaLeases {
       start: new Date(r.startMs).toISOString(),
       left: r.left,
     }));
-    await db.execute(
-      sql`update rate_limit_counters c set count = greatest(0, c.count - r.left)
-          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(bucket text, start timestamptz, "left" int)
-          where c.bucket = r.bucket and c.window_start = r.start`,
-    );
+    try {
+      await db.execute(
+        sql`update rate_limit_counters c set count = greatest(0, c.count - r.left)
+            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(bucket text, start timestamptz, "left" int)
+            where c.bucket = r.bucket and c.window_start = r.start`,
+      );
+    } finally {
+      // Written or not, the database's counts no longer change by these returns.
+      this.returnsWritten = Math.max(this.returnsWritten, ...returns.map((r) => r.seq));
+    }
     this.stats.returned += returns.reduce((n, r) => n + r.left, 0);
   }
 }

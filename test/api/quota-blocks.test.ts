@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestCounter } from '../../server/accounts/request-counter';
 import { queryRows } from '../../server/db/client';
 import { FORMS, mapForms } from '../../server/rest/forms';
+import type { RateLimitWindow } from '../../server/rate-limit/consume-rate-limit';
 import { accountDayWindow } from '../../server/rate-limit/plan-limits';
+import { QuotaLeases } from '../../server/rate-limit/quota-leases';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Busy windows are counted from blocks of quota that each process reserves in the database and
@@ -94,6 +97,84 @@ describe('blocks of quota', () => {
     // The blocks were really used.
     expect(processes.reduce((n, p) => n + p.leases.stats.fromBlocks, 0)).toBeGreaterThan(0);
     expect(processes.reduce((n, p) => n + p.leases.stats.blocks, 0)).toBeGreaterThan(0);
+  });
+
+  it('a request counted while unused quota goes back, or while a block is reserved, still takes exactly one off Remaining, whichever statement the database ran first', async () => {
+    // One process's blocks on a window of 10,000, on a clock of its own; each request below is
+    // counted by a real statement, its answer handed over before or after a give-back is written.
+    let now = 0;
+    const leases = new QuotaLeases(() => now);
+    const start = new Date();
+    const w: RateLimitWindow = {
+      bucket: `test:${randomUUID()}`,
+      limit: 10_000,
+      start,
+      end: new Date(start.getTime() + 86_400_000),
+    };
+    const countOne = async () =>
+      Number(
+        (
+          await queryRows<{ count: number }>(
+            app.db,
+            sql`insert into rate_limit_counters as c (bucket, window_start, count)
+                values (${w.bucket}, ${start.toISOString()}, 1)
+                on conflict (bucket, window_start) do update set count = c.count + 1
+                returning c.count`,
+          )
+        )[0]?.count,
+      );
+    const failed = (err: unknown) => {
+      throw err;
+    };
+    const remaining: number[] = [];
+    /** A request counted in the database: its answer read as soon as it is in hand. */
+    const countNext = async () => {
+      const mark = leases.mark;
+      const count = await countOne();
+      remaining.push(await leases.counted(w, count, mark));
+    };
+    const fromBlock = () => {
+      const take = leases.take(w);
+      expect(take).not.toBeNull();
+      remaining.push(take!.remaining);
+    };
+    // Ten requests counted one by one: the window is busy enough for a block (of five).
+    for (let i = 0; i < 10; i++) await countNext();
+    leases.refill(app.db, w, failed);
+    await countNext(); // Its count may include the block or not: it waits for the block.
+    fromBlock();
+    fromBlock();
+    // A second on, the block's last three go back. A statement sent before that counts them as
+    // used; its answer is read after the give-back is written.
+    now += 1000;
+    const mark = leases.mark;
+    const count = await countOne();
+    await leases.settle(app.db, { all: false });
+    remaining.push(await leases.counted(w, count, mark));
+    // A block (of seven) given back, a second on, as a request is counted: the database may run
+    // either statement first.
+    for (let i = 0; i < 10; i++) await countNext();
+    leases.refill(app.db, w, failed);
+    await countNext();
+    now += 1000;
+    const settling = leases.settle(app.db, { all: false });
+    await countNext();
+    await settling;
+    // A block (of six) half spent: the next (of eight) is reserved as the rest of this one goes
+    // back; the reservation's count may include the returned three or not.
+    for (let i = 0; i < 10; i++) await countNext();
+    leases.refill(app.db, w, failed);
+    await countNext();
+    fromBlock();
+    fromBlock();
+    fromBlock();
+    leases.refill(app.db, w, failed);
+    now += 1000;
+    await leases.settle(app.db, { all: false });
+    await countNext();
+    fromBlock();
+    expect(leases.stats).toMatchObject({ blocks: 4, reserved: 5 + 7 + 6 + 8, returned: 3 + 7 + 3 });
+    expect(remaining).toEqual(remaining.map((_, i) => 10_000 - 1 - i));
   });
 
   it('windows with small limits are never served from blocks: a free account is counted request by request', async () => {
