@@ -31,6 +31,11 @@ const HTTP_ONLY_TESTS = [
   'scripts/find-test-tools.test.ts',
 ];
 
+// Suites about one database itself run on that one only, by name: `*.postgres.test.ts` (a race
+// between connections, PgBouncer, migration locks) with TEST_DATABASE_URL, `*.pglite.test.ts`
+// (the PGlite template) without. Neither half reports a test skipped.
+const OTHER_DATABASE_TESTS = process.env.TEST_DATABASE_URL ? '**/*.pglite.test.ts' : '**/*.postgres.test.ts';
+
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
@@ -39,7 +44,11 @@ export default defineConfig({
       'test/**/*.test.ts',
       'scripts/**/*.test.ts',
     ],
-    exclude: [...configDefaults.exclude, ...(process.env.TEST_DATABASE_URL ? HTTP_ONLY_TESTS : [])],
+    exclude: [
+      ...configDefaults.exclude,
+      OTHER_DATABASE_TESTS,
+      ...(process.env.TEST_DATABASE_URL ? HTTP_ONLY_TESTS : []),
+    ],
     // One migrated PGlite database that every test file starts from (test/support/pglite-template.ts).
     globalSetup: ['test/support/pglite-template.ts'],
     // Two files at a time even on a 2-core machine (vitest's default there is one): most of a

@@ -105,12 +105,11 @@ function report(type: string, description: string) {
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
-test.describe('several instances behind a transaction-mode pooler (PgBouncer)', () => {
+// PgBouncer pools connections to a PostgreSQL server; the embedded PGlite database is a library in
+// one process, with no server to put a pooler in front of: @postgres, run with TEST_DATABASE_URL
+// only (playwright.config.ts).
+test.describe('several instances behind a transaction-mode pooler (PgBouncer) @postgres', () => {
   test.describe.configure({ mode: 'serial', timeout: 360_000 });
-  test.skip(
-    !serverUrl,
-    'PgBouncer pools connections to a PostgreSQL server; the embedded PGlite database is a library in one process, with no server to put a pooler in front of. This runs in the PostgreSQL half (TEST_DATABASE_URL).',
-  );
 
   const databaseName = `mn_pool_${randomBytes(4).toString('hex')}`;
   const cronSecret = randomBytes(16).toString('hex');
@@ -157,10 +156,11 @@ test.describe('several instances behind a transaction-mode pooler (PgBouncer)', 
     test.setTimeout(300_000);
     fs.rmSync(LOG_DIR, { recursive: true, force: true });
     fs.mkdirSync(LOG_DIR, { recursive: true });
-    const server = postgres(serverUrl!, { max: 1, onnotice: () => {} });
+    if (!serverUrl) throw new Error('the pooler runs in front of a PostgreSQL server: set TEST_DATABASE_URL');
+    const server = postgres(serverUrl, { max: 1, onnotice: () => {} });
     await server.unsafe(`create database ${databaseName}`);
     await server.end();
-    const directUrl = new URL(serverUrl!);
+    const directUrl = new URL(serverUrl);
     directUrl.pathname = `/${databaseName}`;
     // The test's own look at the database goes around the pooler, and is told apart by its name.
     direct = postgres(directUrl.toString(), {
@@ -169,7 +169,7 @@ test.describe('several instances behind a transaction-mode pooler (PgBouncer)', 
       connection: { application_name: 'pooler-test' },
     });
     bouncer = await startPgBouncer({
-      serverUrl: serverUrl!,
+      serverUrl,
       database: databaseName,
       // Every instance's pool full, and room for the admin command line and the console.
       maxClientConnections: INSTANCES * CLIENTS_PER_INSTANCE + 12,

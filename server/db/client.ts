@@ -181,7 +181,7 @@ export async function openPostgres(
     // A named statement lives in the server session that parsed it; behind a transaction-mode
     // pooler a connection's next transaction may run in another session, where the name is
     // unknown. postgres.js's prepared COMMIT then aborts the transaction and is sent again, and
-    // PostgreSQL answers ROLLBACK without an error (test/operations/pooler.test.ts). Unnamed
+    // PostgreSQL answers ROLLBACK without an error (test/operations/pooler.postgres.test.ts). Unnamed
     // statements only.
     ...(opts.poolMode === 'transaction' && { prepare: false }),
   });

@@ -185,3 +185,13 @@ export async function migratedPgliteFolder(label: string): Promise<string> {
 }
 
 export const testDatabaseKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+
+/**
+ * The PostgreSQL server of a suite about PostgreSQL itself (`*.postgres.test.ts`, which vitest
+ * runs only when TEST_DATABASE_URL is set): run any other way, it fails rather than skips.
+ */
+export function postgresServerUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('this suite runs on PostgreSQL: set TEST_DATABASE_URL (docs/testing.md)');
+  return url;
+}

@@ -1,17 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/db/client';
-import { pgliteTemplate } from './pglite-template';
 import { createTestDatabase } from './test-database';
 
 // A PGlite database a test file closes is emptied and handed to the next file of the worker. That
 // file must not be able to tell: these check that it cannot, and that a database a test changed
-// beyond its rows is not handed on at all. (PostgreSQL test databases are new each time.)
+// beyond its rows is not handed on at all. On PGlite only (vitest.config.ts): PostgreSQL test
+// databases are new each time.
 
 const startedAt = async (database: Awaited<ReturnType<typeof createTestDatabase>>) =>
   String((await queryRows<{ at: Date }>(database.db, sql`select pg_postmaster_start_time() as at`))[0]!.at);
 
-describe.skipIf(!pgliteTemplate())('test databases handed from one test file to the next', () => {
+describe('test databases handed from one test file to the next', () => {
   it('come back empty, with the session as new, and the handle the last file held refuses statements', async () => {
     const first = await createTestDatabase({ serverUrl: null });
     await first.db.execute(

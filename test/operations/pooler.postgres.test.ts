@@ -4,17 +4,17 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres, type PoolMode, queryRows } from '../../server/db/client';
 import { type PgBouncer, startPgBouncer } from '../support/pgbouncer';
+import { postgresServerUrl } from '../support/test-database';
 
 // The service's PostgreSQL client behind a real transaction-mode pooler (PgBouncer, without
 // prepared statements across transactions, as Supavisor's and older PgBouncers are). The whole
 // service behind one, three instances of it: e2e/pooler.api.spec.ts.
 
-const serverUrl = process.env.TEST_DATABASE_URL;
+const serverUrl = postgresServerUrl();
 const databaseName = `mn_pooler_${randomBytes(6).toString('hex')}`;
 let bouncer: PgBouncer;
 
 beforeAll(async () => {
-  if (!serverUrl) return;
   const server = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await server.unsafe(`create database ${databaseName}`);
   await server.end();
@@ -22,7 +22,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (!serverUrl) return;
   await bouncer?.stop();
   const server = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await server.unsafe(`drop database if exists ${databaseName} with (force)`);
@@ -74,7 +73,7 @@ async function twoTransactionsAcrossSessions(poolMode: PoolMode, table: string):
 
 // A pooler stands in front of a PostgreSQL server; the embedded PGlite database is a library in
 // this process, with nothing to pool: on PGlite these are skipped, not passed.
-describe.runIf(serverUrl)('the PostgreSQL client behind a transaction-mode pooler (PostgreSQL only)', () => {
+describe('the PostgreSQL client behind a transaction-mode pooler', () => {
   it('with DATABASE_POOL_MODE=transaction a transaction that commits is committed, in whichever server session the pooler runs it', async () => {
     expect(await twoTransactionsAcrossSessions('transaction', 'kept')).toEqual([1, 2]);
   });
