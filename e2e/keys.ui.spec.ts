@@ -321,6 +321,41 @@ test('renaming a key with the keyboard: a toast, the new name after a reload, th
   expect(await statusWith(request, key.plaintext)).toBe(200);
 });
 
+test('a key created while the list is still loading is listed as soon as it is created, not at the next timed re-read', {
+  tag: '@any-database',
+}, async ({ page }) => {
+  await signInAsDemo(page, state);
+  // The list's first load is answered by the server now, before the key exists, and reaches the
+  // page only once the page has handled the creation (its toast is shown): the order a slow
+  // first load gives.
+  let handled = () => {};
+  const creationHandled = new Promise<void>((resolve) => {
+    handled = resolve;
+  });
+  let loads = 0;
+  await page.route(/\/api\/trpc\/[^?]*keys\.list/, async (route) => {
+    if (loads++ > 0) return route.continue();
+    const early = await route.fetch();
+    await creationHandled;
+    // A page that dropped this load (as it should) has aborted the request.
+    await route.fulfill({ response: early }).catch(() => {});
+  });
+  await page.goto('/keys');
+  const name = `Early ${Date.now()}`;
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByTestId('create-key-form').getByRole('button', { name: 'Create key' }).click();
+  await expect(toasts(page)).toContainText(`Key “${name}” created`);
+  handled();
+  // The list is re-read every 30 s: well before that.
+  const row = rowsNamed(page, name);
+  await expect(row).toHaveCount(1, { timeout: 10_000 });
+  expect(loads).toBe(2);
+  // Revoked again: the demo account's other tests need room under its 20 active keys.
+  await page.getByTestId(`revoke-key-${await row.getAttribute('data-key-id')}`).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+  await expect(row).toHaveCount(0);
+});
+
 test('a key created with an expiry shows "Expires" and its date, counting down in its last week, and works until then', {
   tag: '@any-database',
 }, async ({ page, request }) => {

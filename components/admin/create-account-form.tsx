@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { useState, type FormEvent } from 'react';
 import { DEFAULT_FORM, FORM_NAMES, PLANS, type FormName, type Plan } from '@/server/domain';
 import { useTRPC } from '../trpc';
+import { readAgain } from '../read-again';
 import { Button } from '../ui/button';
 import { Card, ErrorMessage } from '../ui/card';
 import { ShownOnce } from '../ui/copy-button';
@@ -20,7 +21,7 @@ export function CreateAccountForm() {
     trpc.admin.createAccount.mutationOptions({
       onSuccess: async (result) => {
         setCreated(result);
-        await queryClient.invalidateQueries({ queryKey: trpc.admin.accounts.queryKey() });
+        await readAgain(queryClient, { queryKey: trpc.admin.accounts.queryKey() });
       },
     }),
   );

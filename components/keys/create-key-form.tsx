@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTRPC } from '../trpc';
+import { readAgain } from '../read-again';
 import { Button } from '../ui/button';
 import { Card, ErrorMessage } from '../ui/card';
 import { useToast } from '../ui/toast';
@@ -46,7 +47,7 @@ export function CreateKeyForm({ onCreated }: { onCreated(plaintext: string, name
         setName('');
         setForm(DEFAULT_FORM);
         setExpiry('never');
-        await queryClient.invalidateQueries({ queryKey: trpc.keys.list.queryKey() });
+        await readAgain(queryClient, { queryKey: trpc.keys.list.queryKey() });
       },
     }),
   );

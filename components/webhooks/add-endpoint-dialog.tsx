@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useId, useState, type FormEvent } from 'react';
 import { useTRPC } from '../trpc';
+import { readAgain } from '../read-again';
 import { Button } from '../ui/button';
 import { MutationError } from '../ui/card';
 import { friendlyMessage } from '../ui/friendly-error';
@@ -47,7 +48,7 @@ export function AddEndpointDialog({ allowPrivateUrls }: { allowPrivateUrls: bool
         toast(`Endpoint added: ${endpoint.url}`);
         // Not awaited: closing is refused while the mutation is pending, which lasts until
         // onSuccess settles.
-        void queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() });
+        void readAgain(queryClient, { queryKey: trpc.webhooks.list.queryKey() });
       },
     }),
   );
