@@ -146,8 +146,8 @@ export class QuotaLeases {
   }
 
   /**
-   * Taken just before a statement that counts in windows is sent: whether its count can be read
-   * against what this process holds (see `counted`).
+   * The give-backs written so far: taken just before a statement that counts in windows is sent,
+   * and handed to `counted` with its answer.
    */
   get mark(): number {
     return this.returnsWritten;
