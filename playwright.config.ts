@@ -20,18 +20,18 @@ const CHROMIUM = browser.found ? browser.path : process.env.CHROMIUM_PATH || DEB
 //
 // Tests tagged @postgres (several instances behind PgBouncer) need a PostgreSQL server: on PGlite
 // they are left out of the run, not skipped.
-const OTHER_DATABASE = process.env.TEST_DATABASE_URL
-  ? process.env.E2E_ALL
-    ? undefined
-    : /@any-database/
-  : /@postgres/;
+function leftOut(): RegExp | undefined {
+  if (!process.env.TEST_DATABASE_URL) return /@postgres/;
+  return process.env.E2E_ALL ? undefined : /@any-database/;
+}
+const LEFT_OUT = leftOut();
 
 export default defineConfig({
   testDir: 'e2e',
   // Playwright empties its output folder when it starts: a folder of its own, so that what vitest
   // wrote to test-results/ before it in the same `npm test` (openapi-contract.log) stays.
   outputDir: 'test-results/e2e',
-  ...(OTHER_DATABASE && { grepInvert: OTHER_DATABASE }),
+  ...(LEFT_OUT && { grepInvert: LEFT_OUT }),
   fullyParallel: false,
   workers: 1,
   forbidOnly: !!process.env.CI,

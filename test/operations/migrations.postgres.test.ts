@@ -3,7 +3,6 @@ import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   MIGRATION_LOCK,
-  type MigrationRun,
   migrateDatabase,
   openPostgres,
   queryRows,
@@ -48,76 +47,71 @@ async function appliedMigrations(db: Database['db']): Promise<{ hash: string; cr
   return queryRows(db, sql`select hash, created_at::text from drizzle.__drizzle_migrations order by id`);
 }
 
+/**
+ * Three instances on a fresh database (`before` run on the first), each running `work` while the
+ * test holds `lock`, so that all three are seen waiting on it before any runs: their results, the
+ * instances, and a connection of the test's own to look at the database with.
+ */
+async function threeWaitingOn<T>(
+  lock: number,
+  work: (instance: Database) => Promise<T>,
+  before?: (first: Database) => Promise<void>,
+): Promise<{ results: T[]; instances: Database[]; observer: postgres.Sql }> {
+  const url = await databases.onServer();
+  const instances = await Promise.all([1, 2, 3].map(() => openPostgres(url, { max: 2 })));
+  const observer = postgres(url, { max: 1, onnotice: () => {} });
+  databases.onDrop(async () => {
+    for (const instance of instances) await instance.close();
+    await observer.end();
+  });
+  await before?.(instances[0]!);
+  const holder = postgres(url, { max: 1, onnotice: () => {} });
+  let runs: Promise<T[]> | undefined;
+  try {
+    await holder.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(${lock})`;
+      runs = Promise.all(instances.map(work));
+      await expect.poll(() => advisoryLocks(observer, { lock, waiting: true }), { timeout: 30_000 }).toBe(3);
+    });
+  } finally {
+    await holder.end();
+  }
+  return { results: await runs!, instances, observer };
+}
+
 describe('migrations on PostgreSQL', () => {
   it('processes migrating a fresh database at once take turns on the lock: one applies every migration, the others wait and find nothing to do', async () => {
-    const url = await databases.onServer();
-    const instances = await Promise.all([1, 2, 3].map(() => openPostgres(url, { max: 2 })));
-    databases.onDrop(async () => {
-      for (const instance of instances) await instance.close();
-    });
-    // The lock is held here first, so that all three are seen waiting on it before any runs.
-    const holder = postgres(url, { max: 1, onnotice: () => {} });
-    const observer = postgres(url, { max: 1, onnotice: () => {} });
-    let runs: Promise<MigrationRun[]> | undefined;
-    try {
-      await holder.begin(async (tx) => {
-        await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
-        runs = Promise.all(instances.map((instance) => migrateDatabase(instance)));
-        await expect
-          .poll(async () => advisoryLocks(observer, { lock: MIGRATION_LOCK, waiting: true }), {
-            timeout: 30_000,
-          })
-          .toBe(3);
-      });
-      const results = await runs!;
-      expect(results.every((r) => r.waited)).toBe(true);
-      expect(results.map((r) => r.applied.length).sort()).toEqual([0, 0, MIGRATION_TAGS.length]);
-      expect(results.find((r) => r.applied.length > 0)?.applied).toEqual(MIGRATION_TAGS);
-      const rows = await appliedMigrations(instances[0]!.db);
-      expect(rows).toHaveLength(MIGRATION_TAGS.length);
-      expect(new Set(rows.map((r) => r.hash)).size).toBe(MIGRATION_TAGS.length);
-      expect(await migrateDatabase(instances[0]!)).toEqual({ applied: [], waited: false });
-      // Nothing is left holding a lock once the transactions ended.
-      expect(await advisoryLocks(observer)).toBe(0);
-    } finally {
-      await holder.end();
-      await observer.end();
-    }
+    const { results, instances, observer } = await threeWaitingOn(MIGRATION_LOCK, (instance) =>
+      migrateDatabase(instance),
+    );
+    expect(results.every((r) => r.waited)).toBe(true);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 0, MIGRATION_TAGS.length]);
+    expect(results.find((r) => r.applied.length > 0)?.applied).toEqual(MIGRATION_TAGS);
+    const rows = await appliedMigrations(instances[0]!.db);
+    expect(rows).toHaveLength(MIGRATION_TAGS.length);
+    expect(new Set(rows.map((r) => r.hash)).size).toBe(MIGRATION_TAGS.length);
+    expect(await migrateDatabase(instances[0]!)).toEqual({ applied: [], waited: false });
+    // Nothing is left holding a lock once the transactions ended.
+    expect(await advisoryLocks(observer)).toBe(0);
   });
 
   it('instances starting at once on a fresh database move its vector columns to the configured dimension in turn: one moves them, the others find them moved', async () => {
-    const url = await databases.onServer();
-    const instances = await Promise.all([1, 2, 3].map(() => openPostgres(url, { max: 2 })));
-    databases.onDrop(async () => {
-      for (const instance of instances) await instance.close();
-    });
-    await migrateDatabase(instances[0]!);
-    expect(await storedDimensions(instances[0]!.db)).toBe(384);
-    const holder = postgres(url, { max: 1, onnotice: () => {} });
-    const observer = postgres(url, { max: 1, onnotice: () => {} });
-    let adopted: Promise<boolean[]> | undefined;
-    try {
-      await holder.begin(async (tx) => {
-        await tx`select pg_advisory_xact_lock(${ADOPT_DIMENSIONS_LOCK})`;
-        adopted = Promise.all(instances.map((instance) => adoptDimensionsIfEmpty(instance.db, 768)));
-        await expect
-          .poll(async () => advisoryLocks(observer, { lock: ADOPT_DIMENSIONS_LOCK, waiting: true }), {
-            timeout: 30_000,
-          })
-          .toBe(3);
-      });
-      expect(await adopted!).toEqual([true, true, true]);
-      expect(await storedDimensions(instances[1]!.db)).toBe(768);
-      const indexes = await observer<{ indexname: string }[]>`select indexname from pg_indexes
-          where indexname in ('passages_embedding_hnsw', 'meetings_summary_embedding_hnsw') order by indexname`;
-      expect(indexes.map((r) => r.indexname)).toEqual([
-        'meetings_summary_embedding_hnsw',
-        'passages_embedding_hnsw',
-      ]);
-    } finally {
-      await holder.end();
-      await observer.end();
-    }
+    const { results, instances, observer } = await threeWaitingOn(
+      ADOPT_DIMENSIONS_LOCK,
+      (instance) => adoptDimensionsIfEmpty(instance.db, 768),
+      async (first) => {
+        await migrateDatabase(first);
+        expect(await storedDimensions(first.db)).toBe(384);
+      },
+    );
+    expect(results).toEqual([true, true, true]);
+    expect(await storedDimensions(instances[1]!.db)).toBe(768);
+    const indexes = await observer<{ indexname: string }[]>`select indexname from pg_indexes
+        where indexname in ('passages_embedding_hnsw', 'meetings_summary_embedding_hnsw') order by indexname`;
+    expect(indexes.map((r) => r.indexname)).toEqual([
+      'meetings_summary_embedding_hnsw',
+      'passages_embedding_hnsw',
+    ]);
   });
 
   it(

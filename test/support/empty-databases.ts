@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { MIGRATIONS_FOLDER } from '../../server/db/client';
+import { postgresServerUrl, testDatabaseKind } from './test-database';
 
 /** The migrations' names, in the order they apply. */
 export const MIGRATION_TAGS: string[] = (
@@ -17,12 +18,11 @@ export const MIGRATION_TAGS: string[] = (
  * on TEST_DATABASE_URL's server when it is set, else embedded data folders.
  */
 export function emptyDatabases() {
-  const serverUrl = process.env.TEST_DATABASE_URL;
   const cleanups: (() => Promise<void>)[] = [];
 
   /** A new, empty database on the test server: its URL. */
   async function onServer(): Promise<string> {
-    if (!serverUrl) throw new Error('an empty PostgreSQL database needs TEST_DATABASE_URL');
+    const serverUrl = postgresServerUrl();
     const name = `mn_migrate_${randomBytes(6).toString('hex')}`;
     const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
     await admin.unsafe(`create database ${name}`);
@@ -43,7 +43,7 @@ export function emptyDatabases() {
     delete env.DATABASE_URL;
     delete env.DATABASE_URL_UNPOOLED;
     delete env.MIGRATE_ON_START;
-    if (serverUrl) return { ...env, DATABASE_URL: await onServer() };
+    if (testDatabaseKind === 'postgres') return { ...env, DATABASE_URL: await onServer() };
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mn-migrate-test-'));
     cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
     return { ...env, DATA_DIR: dataDir };
