@@ -18,7 +18,8 @@ import type { RateLimitWindow } from './consume-rate-limit';
 // X-RateLimit-Remaining is what the window has left as this process last saw it. While unused
 // quota is on its way back, a statement's count may or may not include it (the two run on
 // different connections): a request counted then takes one from what the process already knew,
-// rather than a count it cannot read.
+// rather than a count it cannot read. So does a request counted while a block was being reserved
+// whose own count could not be read that way: the database may have run either first.
 
 /** Windows with a smaller limit are always counted request by request. */
 export const MIN_BLOCK_LIMIT = 1000;
@@ -48,6 +49,8 @@ interface Lease {
   refilling: Promise<void> | null;
   /** The latest give-back of unused quota from this window (see QuotaLeases.returnsMade). */
   lastReturn: number;
+  /** The latest block whose count was taken from what the process knew (QuotaLeases.guesses). */
+  lastGuess: number;
   /** Requests on the window in the current and the previous second: the block's size. */
   secondStartedAt: number;
   thisSecond: number;
@@ -58,6 +61,12 @@ interface Lease {
 export interface LocalTake {
   remaining: number;
   giveBack(): void;
+}
+
+/** What a statement that counts in windows may have missed: taken just before it is sent. */
+export interface QuotaMark {
+  returnsWritten: number;
+  guesses: number;
 }
 
 export interface QuotaStats {
@@ -78,6 +87,8 @@ export class QuotaLeases {
   /** Give-backs made, numbered in order, and the latest one written to the database. */
   private returnsMade = 0;
   private returnsWritten = 0;
+  /** Blocks whose window count was not read but taken as the known count plus the block. */
+  private guesses = 0;
 
   constructor(private readonly clock: () => number = () => performance.now()) {}
 
@@ -97,6 +108,7 @@ export class QuotaLeases {
         lastUsedAt: t,
         refilling: null,
         lastReturn: 0,
+        lastGuess: 0,
         secondStartedAt: t,
         thisSecond: 0,
         lastSecond: 0,
@@ -146,19 +158,20 @@ export class QuotaLeases {
   }
 
   /**
-   * The give-backs written so far: taken just before a statement that counts in windows is sent,
-   * and handed to `counted` with its answer.
+   * Taken just before a statement that counts in windows is sent, and handed to `counted` with
+   * its answer.
    */
-  get mark(): number {
-    return this.returnsWritten;
+  get mark(): QuotaMark {
+    return { returnsWritten: this.returnsWritten, guesses: this.guesses };
   }
 
   /**
-   * Whether a count the database gave for the lease's window, by a statement sent at `mark`,
-   * may or may not include quota given back since: it is then not read.
+   * Whether a count the database gave for the lease's window, by a statement sent at `mark`, may
+   * or may not include quota given back since, or a block whose count was guessed since: it is
+   * then not read.
    */
-  private unsure(lease: Lease, mark: number): boolean {
-    return lease.lastReturn > mark;
+  private unsure(lease: Lease, mark: QuotaMark): boolean {
+    return lease.lastReturn > mark.returnsWritten || lease.lastGuess > mark.guesses;
   }
 
   /**
@@ -167,9 +180,10 @@ export class QuotaLeases {
    * as not yet admitted. While a block is being reserved, `count` may include it (its statement
    * ran first) or not: the answer waits for that block to be in hand, and is then right either
    * way. While unused quota was on its way back, `count` is not read: the request takes one from
-   * the count this process last knew.
+   * the count this process last knew; so it does when the block it waited for was itself counted
+   * that way (the database may have run the block's statement after this one).
    */
-  async counted(window: RateLimitWindow, count: number, mark: number): Promise<number> {
+  async counted(window: RateLimitWindow, count: number, mark: QuotaMark): Promise<number> {
     if (window.limit < MIN_BLOCK_LIMIT) return Math.max(0, window.limit - count);
     const lease = this.leaseOf(window);
     if (lease.refilling) await lease.refilling;
@@ -207,9 +221,12 @@ export class QuotaLeases {
       .then((count) => {
         if (count === null || lease.startMs !== startMs) return;
         lease.left += size;
-        lease.lastCount = this.unsure(lease, mark)
-          ? lease.lastCount + size
-          : Math.max(lease.lastCount, count);
+        if (this.unsure(lease, mark)) {
+          lease.lastCount += size;
+          lease.lastGuess = ++this.guesses;
+        } else {
+          lease.lastCount = Math.max(lease.lastCount, count);
+        }
         lease.reservedAt = this.clock();
         this.stats.blocks++;
         this.stats.reserved += size;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SQL, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RequestCounter } from '../../server/accounts/request-counter';
-import { queryRows } from '../../server/db/client';
+import { type Queryable, queryRows } from '../../server/db/client';
 import { FORMS, mapForms } from '../../server/rest/forms';
 import type { RateLimitWindow } from '../../server/rate-limit/consume-rate-limit';
 import { accountDayWindow } from '../../server/rate-limit/plan-limits';
-import { QuotaLeases } from '../../server/rate-limit/quota-leases';
+import { type QuotaMark, QuotaLeases } from '../../server/rate-limit/quota-leases';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Busy windows are counted from blocks of quota that each process reserves in the database and
@@ -99,11 +99,13 @@ describe('blocks of quota', () => {
     expect(processes.reduce((n, p) => n + p.leases.stats.blocks, 0)).toBeGreaterThan(0);
   });
 
-  it('a request counted while unused quota goes back, or while a block is reserved, still takes exactly one off Remaining, whichever statement the database ran first', async () => {
-    // One process's blocks on a window of 10,000, on a clock of its own; each request below is
-    // counted by a real statement, its answer handed over before or after a give-back is written.
-    let now = 0;
-    const leases = new QuotaLeases(() => now);
+  /**
+   * One process's blocks on a window of 10,000, on a clock of its own; each request is counted by
+   * a real statement, and what each leaves for Remaining is recorded in order.
+   */
+  function blocksOnOneWindow() {
+    const clock = { now: 0 };
+    const leases = new QuotaLeases(() => clock.now);
     const start = new Date();
     const w: RateLimitWindow = {
       bucket: `test:${randomUUID()}`,
@@ -111,6 +113,7 @@ describe('blocks of quota', () => {
       start,
       end: new Date(start.getTime() + 86_400_000),
     };
+    const remaining: number[] = [];
     const countOne = async () =>
       Number(
         (
@@ -126,55 +129,125 @@ describe('blocks of quota', () => {
     const failed = (err: unknown) => {
       throw err;
     };
-    const remaining: number[] = [];
-    /** A request counted in the database: its answer read as soon as it is in hand. */
-    const countNext = async () => {
-      const mark = leases.mark;
-      const count = await countOne();
-      remaining.push(await leases.counted(w, count, mark));
+    return {
+      clock,
+      leases,
+      remaining,
+      countOne,
+      /** A request counted in the database: its answer read as soon as it is in hand. */
+      async countNext() {
+        const mark = leases.mark;
+        const count = await countOne();
+        remaining.push(await leases.counted(w, count, mark));
+      },
+      fromBlock() {
+        const take = leases.take(w);
+        expect(take).not.toBeNull();
+        remaining.push(take!.remaining);
+      },
+      /** Reserves the next block through `db` (the test's database unless told). */
+      refill(db: Queryable = app.db) {
+        leases.refill(db, w, failed);
+      },
+      counted: (count: number, mark: QuotaMark) => leases.counted(w, count, mark),
+      settle: () => leases.settle(app.db, { all: false }),
+      /** Each request took exactly one off Remaining. */
+      expectOneEach() {
+        expect(remaining).toEqual(remaining.map((_, i) => 10_000 - 1 - i));
+      },
     };
-    const fromBlock = () => {
-      const take = leases.take(w);
-      expect(take).not.toBeNull();
-      remaining.push(take!.remaining);
-    };
+  }
+
+  /** A database connection whose statements reach the database only once `release` is called. */
+  function heldBack() {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const db = {
+      execute: async (query: SQL) => {
+        await held;
+        return app.db.execute(query);
+      },
+    } as unknown as Queryable;
+    return { db, release };
+  }
+
+  it('a request counted while unused quota goes back, or while a block is reserved, still takes exactly one off Remaining, whichever statement the database ran first', async () => {
+    const b = blocksOnOneWindow();
     // Ten requests counted one by one: the window is busy enough for a block (of five).
-    for (let i = 0; i < 10; i++) await countNext();
-    leases.refill(app.db, w, failed);
-    await countNext(); // Its count may include the block or not: it waits for the block.
-    fromBlock();
-    fromBlock();
+    for (let i = 0; i < 10; i++) await b.countNext();
+    b.refill();
+    await b.countNext(); // Its count may include the block or not: it waits for the block.
+    b.fromBlock();
+    b.fromBlock();
     // A second on, the block's last three go back. A statement sent before that counts them as
     // used; its answer is read after the give-back is written.
-    now += 1000;
-    const mark = leases.mark;
-    const count = await countOne();
-    await leases.settle(app.db, { all: false });
-    remaining.push(await leases.counted(w, count, mark));
+    b.clock.now += 1000;
+    const mark = b.leases.mark;
+    const count = await b.countOne();
+    await b.settle();
+    b.remaining.push(await b.counted(count, mark));
     // A block (of seven) given back, a second on, as a request is counted: the database may run
     // either statement first.
-    for (let i = 0; i < 10; i++) await countNext();
-    leases.refill(app.db, w, failed);
-    await countNext();
-    now += 1000;
-    const settling = leases.settle(app.db, { all: false });
-    await countNext();
+    for (let i = 0; i < 10; i++) await b.countNext();
+    b.refill();
+    await b.countNext();
+    b.clock.now += 1000;
+    const settling = b.settle();
+    await b.countNext();
     await settling;
     // A block (of six) half spent: the next (of eight) is reserved as the rest of this one goes
     // back; the reservation's count may include the returned three or not.
-    for (let i = 0; i < 10; i++) await countNext();
-    leases.refill(app.db, w, failed);
-    await countNext();
-    fromBlock();
-    fromBlock();
-    fromBlock();
-    leases.refill(app.db, w, failed);
-    now += 1000;
-    await leases.settle(app.db, { all: false });
-    await countNext();
-    fromBlock();
-    expect(leases.stats).toMatchObject({ blocks: 4, reserved: 5 + 7 + 6 + 8, returned: 3 + 7 + 3 });
-    expect(remaining).toEqual(remaining.map((_, i) => 10_000 - 1 - i));
+    for (let i = 0; i < 10; i++) await b.countNext();
+    b.refill();
+    await b.countNext();
+    b.fromBlock();
+    b.fromBlock();
+    b.fromBlock();
+    b.refill();
+    b.clock.now += 1000;
+    await b.settle();
+    await b.countNext();
+    b.fromBlock();
+    expect(b.leases.stats).toMatchObject({ blocks: 4, reserved: 5 + 7 + 6 + 8, returned: 3 + 7 + 3 });
+    b.expectOneEach();
+  });
+
+  it('a request the database counts before a block reserved earlier, while unused quota went back, still takes exactly one off Remaining', async () => {
+    const b = blocksOnOneWindow();
+    for (let i = 0; i < 10; i++) await b.countNext();
+    b.refill();
+    await b.countNext();
+    b.fromBlock();
+    b.fromBlock();
+    b.fromBlock();
+    // The next block is asked for, but its statement reaches the database only after the rest of
+    // this block has gone back and a later request has been counted: the block's count is not
+    // read, and the request's answer waits for the block.
+    const first = heldBack();
+    b.refill(first.db);
+    b.clock.now += 1000;
+    await b.settle();
+    let mark = b.leases.mark;
+    let count = await b.countOne();
+    first.release();
+    b.remaining.push(await b.counted(count, mark));
+    expect(b.leases.stats.blocks).toBe(2);
+    // Again, with the request's answer read only after the block is in hand.
+    for (let i = 0; i < 6; i++) b.fromBlock();
+    const second = heldBack();
+    b.refill(second.db);
+    b.clock.now += 1000;
+    await b.settle();
+    mark = b.leases.mark;
+    count = await b.countOne();
+    second.release();
+    await vi.waitFor(() => expect(b.leases.stats.blocks).toBe(3));
+    b.remaining.push(await b.counted(count, mark));
+    b.fromBlock();
+    await b.countNext();
+    b.expectOneEach();
   });
 
   it('windows with small limits are never served from blocks: a free account is counted request by request', async () => {
