@@ -12,7 +12,7 @@
 // reported too: this machine's speed drifts by ±10% between runs, so one pair of runs can put a
 // ratio on either side of a goal. PostgreSQL: BENCH_DATABASE_URL or TEST_DATABASE_URL.
 import { spawnSync } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { and, eq, sql } from 'drizzle-orm';
 import { createAccount, createApiKey } from '../server/accounts/accounts';
@@ -180,6 +180,10 @@ async function child(threads: number) {
     const before = await passagesStored();
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
+    // How long the server's thread was kept from its requests: with PGlite the database's
+    // statements run on it too.
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+    loopDelay.enable();
     worker = startWorker({ getDatabase: async () => database, services: () => services, intervalMs: 200 });
     worker.kick();
     const searches: number[] = [];
@@ -189,6 +193,7 @@ async function child(threads: number) {
     }
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
+    loopDelay.disable();
     const drained = (await passagesStored()) - before;
     return {
       passages: drained,
@@ -196,6 +201,7 @@ async function child(threads: number) {
       passages_per_second: ms(drained / seconds),
       // This process's CPU time (main thread and model threads) over the drain's wall time.
       cores_busy: ms((cpu.user + cpu.system) / 1e6 / seconds),
+      event_loop_delay_ms: { p99: ms(loopDelay.percentile(99) / 1e6), max: ms(loopDelay.max / 1e6) },
       ...(searching && {
         search_idle_ms: summary(idleHere.sort((a, b) => a - b)),
         search_ms: summary(searches.sort((a, b) => a - b)),
@@ -245,9 +251,11 @@ if (values.child) {
     threads: number;
     passages_per_second: number;
     backlog_drain: { passages_per_second: number };
-    backlog_drain_while_searching: { passages_per_second: number };
+    backlog_drain_while_searching: { passages_per_second: number; search_over_idle_p95: number };
     time_to_searchable_ms: { p95: number };
   };
+  /** Each round's search p95 beside the drain ÷ idle, by thread count. */
+  const besideDrain = new Map<number, number[]>();
   /** Each round's ratios of a thread count to one thread. */
   const ratios: {
     threads: number;
@@ -287,7 +295,13 @@ if (values.child) {
       if (run.status !== 0) throw new Error(`the run with ${threads} thread(s) failed`);
       results.push(JSON.parse(run.stdout.trim().split('\n').at(-1) as string));
     }
-    for (const r of results) console.log(JSON.stringify(r));
+    for (const r of results) {
+      console.log(JSON.stringify(r));
+      besideDrain.set(r.threads, [
+        ...(besideDrain.get(r.threads) ?? []),
+        r.backlog_drain_while_searching.search_over_idle_p95,
+      ]);
+    }
     const one = results.find((r) => r.threads === 1);
     for (const r of results) {
       if (!one || r === one) continue;
@@ -307,8 +321,11 @@ if (values.child) {
     }
   }
   if (ROUNDS > 1) {
+    for (const [threads, each] of besideDrain)
+      console.log(`${threads} thread(s), search p95 beside the drain ÷ idle, each round: ${each.join(', ')}`);
     for (const threads of counts.filter((n) => n !== 1)) {
       const rounds = ratios.filter((r) => r.threads === threads);
+      if (rounds.length === 0) continue; // No run with one thread to compare with.
       const median = (of: (r: (typeof rounds)[number]) => number) => {
         const v = rounds.map(of).sort((a, b) => a - b);
         return times(((v[(v.length - 1) >> 1] as number) + (v[v.length >> 1] as number)) / 2);
