@@ -4,6 +4,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'drizzle-orm/logger';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
+import { backgroundTakesTurns } from './background-turns';
 import { tracePglite, tracePostgres } from './traced-client';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -152,7 +153,7 @@ export async function pgliteDatabase(
 ): Promise<Database> {
   const { drizzle } = await import('drizzle-orm/pglite');
   const db = drizzle({
-    client: tracePglite(client),
+    client: backgroundTakesTurns(tracePglite(client)),
     schema,
     ...(opts.logger && { logger: opts.logger }),
   }) as unknown as Db;

@@ -110,7 +110,7 @@ function transactionSpan<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /** The object itself for every member but those named, with methods bound to it. */
-function overriding<T extends object>(target: T, members: Record<string, unknown>): T {
+export function overriding<T extends object>(target: T, members: Record<string, unknown>): T {
   return new Proxy(target, {
     get(t, prop, receiver) {
       if (typeof prop === 'string' && Object.hasOwn(members, prop)) return members[prop];

@@ -1,3 +1,4 @@
+import { asBackground } from '../db/background-turns';
 import type { Db } from '../db/client';
 import { log } from '../log';
 import type { Services } from '../services';
@@ -118,11 +119,19 @@ function wakeable(stop?: WorkStop) {
  * attempts in flight and the job in progress finish, and what was claimed but not started is
  * released for another dispatcher (see WorkStop).
  */
-export async function runDueWork(
-  db: Db,
-  services: Services,
-  opts: { budgetMs: number; waitForDue?: boolean; only?: 'deliveries' | 'jobs' | JobLane; stop?: WorkStop },
-): Promise<WorkCounts> {
+export function runDueWork(db: Db, services: Services, opts: DueWorkOptions): Promise<WorkCounts> {
+  // Background work: with PGlite, its statements take turns with the requests'.
+  return asBackground(() => runDue(db, services, opts));
+}
+
+interface DueWorkOptions {
+  budgetMs: number;
+  waitForDue?: boolean;
+  only?: 'deliveries' | 'jobs' | JobLane;
+  stop?: WorkStop;
+}
+
+async function runDue(db: Db, services: Services, opts: DueWorkOptions): Promise<WorkCounts> {
   const stop = opts.stop;
   const going = () => Date.now() < deadline && stop?.signal.aborted !== true;
   const deadline = Date.now() + opts.budgetMs;
