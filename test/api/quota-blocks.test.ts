@@ -145,6 +145,16 @@ describe('blocks of quota', () => {
         expect(take).not.toBeNull();
         remaining.push(take!.remaining);
       },
+      /**
+       * Ten requests counted one by one make the window busy enough for a block; the next request
+       * waits for it, and three more are taken from it.
+       */
+      async aBlockPartlySpent() {
+        for (let i = 0; i < 10; i++) await this.countNext();
+        this.refill();
+        await this.countNext();
+        for (let i = 0; i < 3; i++) this.fromBlock();
+      },
       /** Reserves the next block through `db` (the test's database unless told). */
       refill(db: Queryable = app.db) {
         leases.refill(db, w, failed);
@@ -199,12 +209,7 @@ describe('blocks of quota', () => {
     await settling;
     // A block (of six) half spent: the next (of eight) is reserved as the rest of this one goes
     // back; the reservation's count may include the returned three or not.
-    for (let i = 0; i < 10; i++) await b.countNext();
-    b.refill();
-    await b.countNext();
-    b.fromBlock();
-    b.fromBlock();
-    b.fromBlock();
+    await b.aBlockPartlySpent();
     b.refill();
     b.clock.now += 1000;
     await b.settle();
@@ -216,12 +221,7 @@ describe('blocks of quota', () => {
 
   it('a request the database counts before a block reserved earlier, while unused quota went back, still takes exactly one off Remaining', async () => {
     const b = blocksOnOneWindow();
-    for (let i = 0; i < 10; i++) await b.countNext();
-    b.refill();
-    await b.countNext();
-    b.fromBlock();
-    b.fromBlock();
-    b.fromBlock();
+    await b.aBlockPartlySpent();
     // The next block is asked for, but its statement reaches the database only after the rest of
     // this block has gone back and a later request has been counted: the block's count is not
     // read, and the request's answer waits for the block.
