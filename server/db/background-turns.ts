@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { overriding } from './traced-client';
 
 // PGlite runs each statement on the server's own thread, synchronously, and a chain of awaited
@@ -28,8 +29,6 @@ interface PgliteLike {
   transaction(fn: (tx: unknown) => Promise<unknown>): Promise<unknown>;
 }
 
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
  * PGlite's client, whose statements and transactions started by background work first wait for
  * a turn of the event loop. Statements inside a transaction do not: it holds the database until
@@ -39,8 +38,8 @@ export function backgroundTakesTurns<T extends object>(client: T): T {
   const c = client as unknown as PgliteLike;
   return overriding(client, {
     query: (text: string, ...rest: unknown[]) =>
-      inBackground() ? turn().then(() => c.query(text, ...rest)) : c.query(text, ...rest),
+      inBackground() ? nextTurn().then(() => c.query(text, ...rest)) : c.query(text, ...rest),
     transaction: (fn: (tx: unknown) => Promise<unknown>) =>
-      inBackground() ? turn().then(() => c.transaction(fn)) : c.transaction(fn),
+      inBackground() ? nextTurn().then(() => c.transaction(fn)) : c.transaction(fn),
   });
 }
