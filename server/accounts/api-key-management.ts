@@ -6,6 +6,7 @@ import { conflict, notFound, validationError } from '../errors';
 import { isStorableText } from '../db/storage-bounds';
 import { type ApiKey, type CreatedApiKey, lockAccountForNewKey, revokeApiKey, usableKey } from './accounts';
 import { describeApiKey, generateApiKey } from './api-key-crypto';
+import { changesReachEveryInstance } from './key-trust';
 
 /** How long a rolled key keeps working beside its replacement, at most 7 days. */
 export const MAX_ROLL_OVERLAP_SECONDS = 7 * 86_400;
@@ -47,7 +48,8 @@ export interface RolledApiKey extends CreatedApiKey {
  * revoked key. An old key with an earlier expiry of its own keeps it. The new key expires when the
  * old one would have (never if it had no expiry), so a roll never lengthens a key's life. A key is
  * rolled once: its replacement is the one to roll next. During an overlap both keys count towards
- * the cap of 20, so an account at the cap can roll only with no overlap.
+ * the cap of 20, so an account at the cap can roll only with no overlap. It returns once the old
+ * key's new end has reached every instance.
  */
 export async function rollApiKey(
   db: Queryable,
@@ -59,7 +61,7 @@ export async function rollApiKey(
     throw validationError(
       `The overlap must be a whole number of seconds from 0 to ${MAX_ROLL_OVERLAP_SECONDS}`,
     );
-  return db.transaction(async (tx) => {
+  const rolled = await db.transaction(async (tx) => {
     const [old] = await tx
       .select()
       .from(apiKeys)
@@ -102,6 +104,8 @@ export async function rollApiKey(
     if (!previous) throw new Error('Updating the rolled key returned no row');
     return { key, plaintext, previous };
   });
+  await changesReachEveryInstance();
+  return rolled;
 }
 
 export interface RevokedApiKey {
@@ -115,12 +119,13 @@ export interface RevokedApiKey {
  * replaced working until the overlap ends; with `alsoRevokeReplaced` that key is revoked in the
  * same transaction, so a user who believes the replacement leaked stops both or neither. Only
  * the account's own keys are touched: another account's key is not found and nothing changes.
+ * It returns once the revocation has reached every instance.
  */
 export async function revokeAccountKey(
   db: Queryable,
   input: { accountId: string; keyId: string; alsoRevokeReplaced?: boolean },
 ): Promise<RevokedApiKey> {
-  return db.transaction(async (tx) => {
+  const revoked = await db.transaction(async (tx): Promise<RevokedApiKey> => {
     const key = await revokeApiKey(tx, input.keyId, input.accountId);
     if (!input.alsoRevokeReplaced) return { key, replaced: null };
     // now() is the transaction's start, as revokeApiKey stamps it: both keys stop at one instant.
@@ -131,6 +136,8 @@ export async function revokeAccountKey(
       .returning();
     return { key, replaced: replaced ?? null };
   });
+  await changesReachEveryInstance();
+  return revoked;
 }
 
 export interface KeyUsage {

@@ -8,7 +8,7 @@ import { accounts, apiKeys } from '../db/schema';
 import { type Account, type ApiKey, usableKey } from './accounts';
 
 export interface ApiPrincipal {
-  key: Pick<ApiKey, 'id' | 'form' | 'accountId'>;
+  key: Pick<ApiKey, 'id' | 'form' | 'accountId' | 'expiresAt'>;
   account: Pick<Account, 'id' | 'plan' | 'dailyLimit' | 'earlyAccess'>;
 }
 
@@ -16,9 +16,10 @@ export interface ApiPrincipal {
  * The principal behind a key's hash, usable at `now` (unrevoked and unexpired), or null for an
  * unknown, revoked or expired key (docs/rules.md#authentication). A read, and a prepared
  * statement where the connection keeps one (PostgreSQL without a transaction-mode pooler): it runs
- * on nearly every request, and parsing and planning it each time cost the database about four
- * times as much as running it (docs/performance.md, "A read that writes nothing"). The request is
- * counted by RequestCounter (./request-counter.ts), which calls this.
+ * for every key in use a few times a second on every instance, and parsing and planning it each
+ * time cost the database about four times as much as running it (docs/performance.md, "A read
+ * that writes nothing"). The request is counted by RequestCounter (./request-counter.ts), which
+ * calls this and trusts what it read for a moment (./key-trust.ts).
  */
 export async function lookUpApiKey(db: Queryable, keyHash: string, now: Date): Promise<ApiPrincipal | null> {
   const [row] = await preparedLookup(db).execute({ keyHash, now: now.toISOString() });
@@ -30,6 +31,7 @@ function prepareLookup(db: Queryable) {
     .select({
       key_id: apiKeys.id,
       key_form: apiKeys.form,
+      expires_at: apiKeys.expiresAt,
       account_id: accounts.id,
       plan: accounts.plan,
       daily_limit: accounts.dailyLimit,
@@ -59,7 +61,8 @@ function preparedLookup(db: Queryable) {
 
 /** The key behind a hash, usable at `now`, with its account and the request's form. */
 function principalSql(keyHash: string, now: Date, form?: FormName) {
-  return sql`select api_keys.id as key_id, api_keys.form as key_form, a.id as account_id, a.plan,
+  return sql`select api_keys.id as key_id, api_keys.form as key_form, api_keys.expires_at,
+                    a.id as account_id, a.plan,
                     a.daily_limit, a.early_access, coalesce(${form ?? null}::text, api_keys.form) as form
              from api_keys join accounts a on a.id = api_keys.account_id
              where api_keys.key_hash = ${keyHash} and ${usableKey(now)}`;
@@ -68,6 +71,8 @@ function principalSql(keyHash: string, now: Date, form?: FormName) {
 interface PrincipalRow extends Record<string, unknown> {
   key_id: string;
   key_form: FormName;
+  /** A Date from a prepared select; the text of a timestamptz from raw SQL. */
+  expires_at: Date | string | null;
   account_id: string;
   plan: Plan;
   daily_limit: number | string | null;
@@ -76,7 +81,12 @@ interface PrincipalRow extends Record<string, unknown> {
 
 function principalOf(row: PrincipalRow): ApiPrincipal {
   return {
-    key: { id: row.key_id, form: row.key_form, accountId: row.account_id },
+    key: {
+      id: row.key_id,
+      form: row.key_form,
+      accountId: row.account_id,
+      expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
+    },
     account: {
       id: row.account_id,
       plan: row.plan,
@@ -203,7 +213,7 @@ export async function countInDatabase(
             delete from rate_limit_counters c using counted n
             where n.count = 1 and c.bucket = n.bucket and c.window_start < n.window_start
           )
-          select p.key_id, p.key_form, p.account_id, p.plan, p.daily_limit, p.early_access, p.form,
+          select p.key_id, p.key_form, p.expires_at, p.account_id, p.plan, p.daily_limit, p.early_access, p.form,
                  (select json_agg(json_build_array(w.position, s.count, n.count))::text
                   from windows w
                   join seen s using (position)

@@ -18,6 +18,7 @@ import {
   revokeApiKey,
   updateAccount,
 } from './accounts';
+import { changesReachEveryInstance } from './key-trust';
 
 // What operators do to accounts, from the console (/admin) or the admin CLI, through the same
 // account services, each change written to the audit log with who and when. An operator is a
@@ -229,7 +230,8 @@ function checkDailyLimit(limit: number | null | undefined) {
 /**
  * Changes plan, daily limit and early access (account:update), one audit entry per setting that
  * changed; a setting given with its current value changes nothing and is not recorded. A grant
- * is emailed to the owner (a verified address only).
+ * is emailed to the owner (a verified address only). A change returns once it has reached every
+ * instance that answers the account's keys.
  */
 export async function operatorUpdateAccount(
   db: Queryable,
@@ -271,6 +273,7 @@ export async function operatorUpdateAccount(
     const account = recorded.length ? await updateAccount(tx, accountId, set) : before;
     return { account, recorded };
   });
+  if (result.recorded.length > 0) await changesReachEveryInstance();
   if (result.recorded.includes('early_access.grant') && opts.mailer && result.account.emailVerifiedAt) {
     const { account } = result;
     await opts.mailer.send(db, {
@@ -336,17 +339,23 @@ export async function operatorCreateKey(
   });
 }
 
-/** key:revoke of any account's key (with accountId, only a key of that account). */
+/**
+ * key:revoke of any account's key (with accountId, only a key of that account); it returns once
+ * the revocation has reached every instance.
+ */
 export async function operatorRevokeKey(db: Queryable, actor: Actor, keyId: string, accountId?: string) {
-  return db.transaction(async (tx) => {
+  const { key, changed } = await db.transaction(async (tx) => {
     const [current] = await tx
       .select({ revokedAt: apiKeys.revokedAt })
       .from(apiKeys)
       .where(and(eq(apiKeys.id, keyId), accountId ? eq(apiKeys.accountId, accountId) : undefined));
     const key = await revokeApiKey(tx, keyId, accountId);
     // Revoking a revoked key changes nothing, so nothing is recorded.
-    if (current && !current.revokedAt)
+    const changed = current != null && !current.revokedAt;
+    if (changed)
       await audit(tx, actor, key.accountId, 'key.revoke', { key_id: key.id, prefix: key.prefix }, new Date());
-    return key;
+    return { key, changed };
   });
+  if (changed) await changesReachEveryInstance();
+  return key;
 }

@@ -5,6 +5,7 @@ import { type RateLimitWindow, rateLimitResult } from '../rate-limit/consume-rat
 import type { RateLimitRule } from '../rate-limit/plan-limits';
 import { type LocalTake, QuotaLeases } from '../rate-limit/quota-leases';
 import { hashApiKey, looksLikeApiKey } from './api-key-crypto';
+import { type ReadMoment, readMoment, stillTrusted } from './key-trust';
 import {
   type ApiPrincipal,
   type CountedRequest,
@@ -15,13 +16,15 @@ import { UsageBuffer } from './usage-buffer';
 
 /** How often usage is written and unused blocks go back, while there is any. */
 export const FLUSH_INTERVAL_MS = 1000;
-/** Keys whose principal this process remembers (their ids only: every request still reads the key). */
+/** Keys whose principal this process remembers. */
 const MAX_REMEMBERED_KEYS = 10_000;
 
 /**
  * Authenticates API requests and counts them, one per process (docs/rules.md#rate-limits, "How
- * requests are counted"). Every request reads its key from the database, so a revoked key is
- * refused at once on every instance; what it no longer does is write:
+ * requests are counted"). A busy key's request needs no statement of its own:
+ * - its key is answered from the last read of it for KEY_TRUST_MS (key-trust.ts); every change
+ *   that stops a key or changes its account's access waits that long before it returns, so it
+ *   reaches every instance by then;
  * - a busy window's requests come from a block of quota reserved in the background
  *   (quota-leases.ts); the others are counted in the same statement that reads the key;
  * - the key's usage and last_used_at are added up in memory and written once a second
@@ -29,9 +32,14 @@ const MAX_REMEMBERED_KEYS = 10_000;
  */
 export class RequestCounter {
   readonly leases = new QuotaLeases();
+  /** Requests whose key was answered from memory, without a statement. */
+  readonly stats = { keysTrusted: 0 };
   private readonly usage = new UsageBuffer();
-  /** Keys seen lately (by hash): which windows their requests count in, before the key is read. */
-  private readonly known = new Map<string, ApiPrincipal>();
+  /**
+   * Keys seen lately (by hash): which windows their requests count in, and while the read is
+   * trusted, the key's principal itself.
+   */
+  private readonly known = new Map<string, { principal: ApiPrincipal; read: ReadMoment }>();
   /** The armed usage write, and what settles the promise handed to onWriteScheduled for it. */
   private scheduled: { timer: NodeJS.Timeout; done: () => void } | null = null;
   private db: Queryable | null = null;
@@ -52,8 +60,28 @@ export class RequestCounter {
   /** The principal of a recorder API request (not rate limited), its usage counted. */
   async authenticate(db: Queryable, token: string | null, now: Date): Promise<ApiPrincipal | null> {
     if (!token || !looksLikeApiKey(token)) return null;
-    const principal = await lookUpApiKey(db, hashApiKey(token), now);
+    const keyHash = hashApiKey(token);
+    const principal = this.trusted(keyHash, now) ?? (await this.read(db, keyHash, now));
     if (principal) this.recordUsage(db, principal, now);
+    return principal;
+  }
+
+  /** The principal remembered for a key, while its read is trusted and the key has not expired. */
+  private trusted(keyHash: string, now: Date): ApiPrincipal | null {
+    const known = this.known.get(keyHash);
+    if (!known || !stillTrusted(known.read)) return null;
+    const { expiresAt } = known.principal.key;
+    if (expiresAt !== null && expiresAt <= now) return null;
+    this.stats.keysTrusted++;
+    return known.principal;
+  }
+
+  /** Reads a key's principal from the database, and remembers it (or forgets the key). */
+  private async read(db: Queryable, keyHash: string, now: Date): Promise<ApiPrincipal | null> {
+    const read = readMoment();
+    const principal = await lookUpApiKey(db, keyHash, now);
+    if (principal) this.remember(keyHash, principal, read);
+    else this.known.delete(keyHash);
     return principal;
   }
 
@@ -69,7 +97,7 @@ export class RequestCounter {
     if (!token || !looksLikeApiKey(token)) return null;
     const { rules, now } = opts;
     const keyHash = hashApiKey(token);
-    const known = this.known.get(keyHash);
+    const known = this.known.get(keyHash)?.principal;
     let takes: (LocalTake | null)[] = [];
     let skipForm: FormName | undefined;
     if (known) {
@@ -77,11 +105,10 @@ export class RequestCounter {
       const windows = rules[skipForm].map((rule) => rule.window(known, now));
       takes = windows.map((w) => this.leases.take(w));
       if (takes.every((t) => t !== null)) {
-        // Every window had quota in hand: the request is admitted by a read of its key.
-        const principal = await lookUpApiKey(db, keyHash, now);
+        // Every window had quota in hand: the request is admitted by its key, read unless trusted.
+        const principal = this.trusted(keyHash, now) ?? (await this.read(db, keyHash, now));
         const fresh = principal && rules[skipForm].map((rule) => rule.window(principal, now));
         if (principal && fresh?.every((w, i) => w.limit === windows[i]?.limit)) {
-          this.remember(keyHash, principal);
           this.recordUsage(db, principal, now, fresh);
           const [first] = fresh;
           const [take] = takes;
@@ -95,14 +122,12 @@ export class RequestCounter {
         // Revoked, or its plan changed since: counted again from the database.
         for (const t of takes) t?.giveBack();
         takes = [];
-        if (!principal) {
-          this.known.delete(keyHash);
-          return null;
-        }
+        if (!principal) return null;
       }
     }
     const positions = takes.flatMap((t, i) => (t ? [i] : []));
     const mark = this.leases.mark;
+    const read = readMoment();
     const result = await countInDatabase(db, keyHash, {
       ...opts,
       ...(skipForm && positions.length > 0 && { skip: { form: skipForm, positions } }),
@@ -113,7 +138,7 @@ export class RequestCounter {
       return null;
     }
     const { principal, form, counts } = result;
-    this.remember(keyHash, principal);
+    this.remember(keyHash, principal, read);
     const windows = rules[form].map((rule) => rule.window(principal, now));
     const local = (i: number) => (form === skipForm ? (takes[i] ?? null) : null);
     const counting = windows.flatMap((w, i) =>
@@ -141,9 +166,9 @@ export class RequestCounter {
     return { principal, form, limit: rateLimitResult(refused, null, now) };
   }
 
-  private remember(keyHash: string, principal: ApiPrincipal) {
+  private remember(keyHash: string, principal: ApiPrincipal, read: ReadMoment) {
     this.known.delete(keyHash);
-    this.known.set(keyHash, principal);
+    this.known.set(keyHash, { principal, read });
     if (this.known.size > MAX_REMEMBERED_KEYS) {
       const [oldest] = this.known.keys();
       if (oldest !== undefined) this.known.delete(oldest);

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '../../server/accounts/accounts';
+import { revokeAccountKey } from '../../server/accounts/api-key-management';
 import { queryRows } from '../../server/db/client';
 import { apiKeys, meetings } from '../../server/db/schema';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -149,7 +150,7 @@ describe('401 for a missing, invalid or revoked key', () => {
     const other = await createApiKey(app.db, { accountId: account.id, form });
     const before = await app.request('/v1/notes', { key });
     expect(before.status).toBe(200);
-    await revokeApiKey(app.db, keyId);
+    await revokeAccountKey(app.db, { accountId: account.id, keyId });
     const after = await app.request('/v1/notes', { key });
     expectError(after, 'A', 401, 'invalid_api_key');
     const afterB = await app.request('/v1/notes', { key, form: 'B' });

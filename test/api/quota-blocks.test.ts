@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { revokeAccountKey } from '../../server/accounts/api-key-management';
 import { RequestCounter } from '../../server/accounts/request-counter';
 import { type Queryable, queryRows } from '../../server/db/client';
 import { FORMS, mapForms } from '../../server/rest/forms';
@@ -264,9 +265,9 @@ describe('blocks of quota', () => {
   });
 
   it('a key revoked while its account holds a block is refused at once', async () => {
-    const { key, keyId } = await app.createAccount({ plan: 'pro' });
+    const { account, key, keyId } = await app.createAccount({ plan: 'pro' });
     for (let i = 0; i < 60; i++) expect((await app.request('/v1/notes?limit=1', { key })).status).toBe(200);
-    await app.db.execute(sql`update api_keys set revoked_at = now() where id = ${keyId}`);
+    await revokeAccountKey(app.db, { accountId: account.id, keyId });
     expect((await app.request('/v1/notes?limit=1', { key })).status).toBe(401);
   });
 });
