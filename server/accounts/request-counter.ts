@@ -40,8 +40,13 @@ export class RequestCounter {
    * trusted, the key's principal itself.
    */
   private readonly known = new Map<string, { principal: ApiPrincipal; read: ReadMoment }>();
-  /** The armed usage write, and what settles the promise handed to onWriteScheduled for it. */
-  private scheduled: { timer: NodeJS.Timeout; done: () => void } | null = null;
+  /** The armed usage write: its promise, what settles it, and whether a request was handed it. */
+  private scheduled: {
+    timer: NodeJS.Timeout;
+    done: () => void;
+    written: Promise<void>;
+    handed: boolean;
+  } | null = null;
   private db: Queryable | null = null;
   private flushing: Promise<void> | null = null;
 
@@ -49,9 +54,10 @@ export class RequestCounter {
     private readonly opts: {
       flushIntervalMs?: number;
       /**
-       * Called in the request that arms the once-a-second write, with that write: serverless
-       * runtimes keep the function up until it is done (Next's after()), so a function frozen or
-       * stopped between requests loses nothing, and the requests of that second share the write.
+       * Called in the first request that counts something for the next once-a-second write, with
+       * that write: serverless runtimes keep the function up until it is done (Next's after()), so
+       * a function frozen or stopped between requests loses nothing, and the requests of that
+       * second share the write. Never called outside a request.
        */
       onWriteScheduled?: (written: Promise<void>) => void;
     } = {},
@@ -180,28 +186,40 @@ export class RequestCounter {
     this.usage.record(principal.key.id, now);
     for (const w of windows)
       this.leases.refill(db, w, (err) => log.warn('reserving a block of rate-limit quota failed', { err }));
-    this.schedule(db);
+    this.schedule(db, { byRequest: true });
   }
 
-  private schedule(db: Queryable) {
+  /**
+   * Arms the next write unless it is armed, and hands it to the request that asks (onWriteScheduled)
+   * unless one has it already. The writes that follow on from a write (while blocks are held or
+   * windows remembered, up to a minute after the last request) are handed to no request: its
+   * function would otherwise be kept up, and a server's shutdown would wait, for all of that time.
+   */
+  private schedule(db: Queryable, { byRequest }: { byRequest: boolean }) {
     this.db = db;
-    if (this.scheduled) return;
-    let done = () => {};
-    const written = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    const timer = setTimeout(() => {
-      this.scheduled = null;
-      void this.write({ all: false })
-        .catch((err: unknown) => log.warn('writing API key usage failed; kept for the next write', { err }))
-        .finally(() => {
-          done();
-          if (this.usage.size > 0 || this.leases.busy) this.schedule(db);
-        });
-    }, this.opts.flushIntervalMs ?? FLUSH_INTERVAL_MS);
-    timer.unref();
-    this.scheduled = { timer, done };
-    this.opts.onWriteScheduled?.(written);
+    let scheduled = this.scheduled;
+    if (!scheduled) {
+      let done = () => {};
+      const written = new Promise<void>((resolve) => {
+        done = resolve;
+      });
+      const timer = setTimeout(() => {
+        this.scheduled = null;
+        void this.write({ all: false })
+          .catch((err: unknown) => log.warn('writing API key usage failed; kept for the next write', { err }))
+          .finally(() => {
+            done();
+            if (this.usage.size > 0 || this.leases.busy) this.schedule(db, { byRequest: false });
+          });
+      }, this.opts.flushIntervalMs ?? FLUSH_INTERVAL_MS);
+      timer.unref();
+      scheduled = { timer, done, written, handed: false };
+      this.scheduled = scheduled;
+    }
+    if (byRequest && !scheduled.handed) {
+      scheduled.handed = true;
+      this.opts.onWriteScheduled?.(scheduled.written);
+    }
   }
 
   /** One write of what is pending: usage, and blocks given back (all of them, or the stale). */

@@ -308,4 +308,25 @@ describe('usage counted in memory', () => {
     await counter.close(app.db);
     expect(await written(keyId)).toBe(2);
   });
+
+  it('only a request is handed a write to wait for: the writes that follow on while the windows are remembered are not', async () => {
+    const { key } = await app.createAccount();
+    const handed: Promise<void>[] = [];
+    const counter = new RequestCounter({ flushIntervalMs: 20, onWriteScheduled: (w) => handed.push(w) });
+    const writes = vi.spyOn(counter as unknown as { write: () => Promise<void> }, 'write');
+    await counter.authenticateAndCount(app.db, key, { rules, now: new Date() });
+    expect(handed).toHaveLength(1);
+    await handed[0];
+    // The window stays remembered for a minute, so writes go on being armed one after another;
+    // none is handed on (a serverless function or a shutdown would wait for all of that minute).
+    await expect
+      .poll(() => writes.mock.calls.length, { timeout: 10_000, interval: 10 })
+      .toBeGreaterThanOrEqual(5);
+    expect(handed).toHaveLength(1);
+    // The next request is handed the write then armed, which carries its usage.
+    await counter.authenticateAndCount(app.db, key, { rules, now: new Date() });
+    expect(handed).toHaveLength(2);
+    await handed[1];
+    await counter.close(app.db);
+  });
 });
