@@ -125,10 +125,12 @@ describe('SQL round trips and indexes', () => {
       await app.request(`/v1/notes/${id}`, { key });
     });
     // The statement that authenticates and counts starts with WITH (EXPLAIN does not run it); a
-    // request whose windows had quota in hand reads its key with a SELECT.
+    // request whose windows had quota in hand reads its key with a SELECT, unless a read of it
+    // under a quarter second old is trusted. So each request's own read, and one or more of the key.
     const reads = queries.filter((q) => /^\s*(select|with)\b/i.test(q.query));
-    expect(reads.length).toBeGreaterThanOrEqual(8);
-    expect(reads.filter((q) => /\bfrom "?api_keys"?/i.test(q.query)).length).toBeGreaterThanOrEqual(4);
+    const ofKey = reads.filter((q) => /\bfrom "?api_keys"?/i.test(q.query));
+    expect(reads.length - ofKey.length).toBeGreaterThanOrEqual(4);
+    expect(ofKey.length).toBeGreaterThanOrEqual(1);
     for (const { query, params } of reads) {
       const plan = await explainWithoutSeqScan(query, params);
       expect(plan, `${query}\n${plan}`).not.toMatch(/Seq Scan/);
