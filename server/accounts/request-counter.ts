@@ -77,7 +77,7 @@ export class RequestCounter {
     const known = this.known.get(keyHash);
     if (!known || !stillTrusted(known.read)) return null;
     const { expiresAt } = known.principal.key;
-    if (expiresAt !== null && expiresAt <= now) return null;
+    if (expiresAt !== null && !(expiresAt > now)) return null;
     this.stats.keysTrusted++;
     return known.principal;
   }

@@ -101,6 +101,9 @@ describe('keys answered from memory', () => {
     const expiresAt = new Date(Date.now() + 3_600_000);
     const { plaintext: key } = await createApiKey(app.db, { accountId: account.id, expiresAt });
     const other = new RequestCounter();
+    // The key's first request reads it in the statement that counts it; later ones by its lookup.
+    const first = await other.authenticateAndCount(app.db, key, { rules, now: new Date() });
+    expect(first?.principal.key.expiresAt?.toISOString()).toBe(expiresAt.toISOString());
     await busyOn(other, key);
     const trusted = other.stats.keysTrusted;
     const later = new Date(expiresAt.getTime() + 1);
