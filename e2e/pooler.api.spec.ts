@@ -507,6 +507,13 @@ test.describe('several instances behind a transaction-mode pooler (PgBouncer) @p
     for (const instance of instances) instance.process.kill('SIGTERM');
     const codes = await Promise.all(instances.map((i) => i.exited));
     expect(codes).toEqual(instances.map(() => 0));
+    // Each stopped as soon as it was idle, not at SHUTDOWN_TIMEOUT_MS: with no worker, nothing it
+    // had answered (the usage write its requests armed included) was left for it to wait on.
+    for (const instance of instances)
+      expect(
+        logEntries(instance).filter((entry) => entry.msg === 'shut down'),
+        instance.name,
+      ).toEqual([expect.objectContaining({ finished_in_time: true })]);
     await expect.poll(clientsOfDatabase, { timeout: 30_000 }).toBe(0);
     expect((await pool()).waiting).toBe(0);
 
