@@ -215,6 +215,9 @@ describe('flat paging', () => {
       select gen_random_uuid(), ${account.id}, 'Note ' || g, 'zoom', t, t, t
       from (select g, timestamptz '2025-01-01T00:00:00Z' + g * interval '1 second' as t
             from generate_series(1, 3000) g) s`);
+    // As autovacuum would after such a load: statistics that know the account has 3,000 notes.
+    // Without them the planner takes the account for one row, and any index will do for it.
+    await app.db.execute(sql`analyze meetings`);
     const [deep] = await queryRows<{ id: string; created_at: string | Date }>(
       app.db,
       sql`select id, created_at from meetings where account_id = ${account.id}
@@ -234,9 +237,12 @@ describe('flat paging', () => {
       const list = queries.find((q) => /from "meetings"/.test(q.query) && /order by/i.test(q.query));
       expect(list, form).toBeDefined();
       const plan = await explainWithoutSeqScan(list!.query, list!.params, { analyze: true });
-      // The cursor is part of the index condition, and nothing read is thrown away by a filter.
+      // The cursor is part of the index condition, and no row before it is read and thrown away:
+      // a filter may drop the cursor's own row at most (one account's notes never share a
+      // created_at, so an index on (account_id, created_at) alone stops there).
       expect(plan, `${form}\n${plan}`).toMatch(/Index Cond: .*created_at/);
-      expect(plan, `${form}\n${plan}`).not.toMatch(/Rows Removed by Filter: [1-9]/);
+      const removed = [...plan.matchAll(/Rows Removed by Filter: (\d+)/g)].map((m) => Number(m[1]));
+      expect(Math.max(0, ...removed), `${form}\n${plan}`).toBeLessThanOrEqual(1);
       expect(plan, `${form}\n${plan}`).not.toMatch(/Seq Scan/);
     }
   });
