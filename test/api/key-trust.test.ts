@@ -23,27 +23,30 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** Sends requests with the key through the app until one is answered from memory. */
-async function busyOnTheApp(key: string) {
-  const { stats } = app.services.requests;
-  for (let i = 0; i < 400; i++) {
-    const before = stats.keysTrusted;
-    expect((await app.request('/v1/notes?limit=1', { key })).status).toBe(200);
-    if (stats.keysTrusted > before) return;
-  }
-  throw new Error('the key was never answered from memory');
-}
-
-/** The same on another instance, which shares only the database. */
-async function busyOn(instance: RequestCounter, key: string) {
+/** Sends `request` (which must be admitted) until `instance` answers one from memory. */
+async function untilAnsweredFromMemory(instance: RequestCounter, request: () => Promise<boolean>) {
   for (let i = 0; i < 400; i++) {
     const before = instance.stats.keysTrusted;
-    const counted = await instance.authenticateAndCount(app.db, key, { rules, now: new Date() });
-    expect(counted?.limit.allowed).toBe(true);
+    expect(await request()).toBe(true);
     if (instance.stats.keysTrusted > before) return;
   }
   throw new Error('the key was never answered from memory');
 }
+
+/** The key made busy on the app, through HTTP. */
+const busyOnTheApp = (key: string) =>
+  untilAnsweredFromMemory(
+    app.services.requests,
+    async () => (await app.request('/v1/notes?limit=1', { key })).status === 200,
+  );
+
+/** The same on another instance, which shares only the database. */
+const busyOn = (instance: RequestCounter, key: string) =>
+  untilAnsweredFromMemory(
+    instance,
+    async () =>
+      (await instance.authenticateAndCount(app.db, key, { rules, now: new Date() }))?.limit.allowed === true,
+  );
 
 describe('keys answered from memory', () => {
   it('a busy key takes no statement to authenticate on most requests', async () => {
