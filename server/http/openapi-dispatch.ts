@@ -3,7 +3,13 @@ import { createOpenApiNodeHttpHandler, type OpenApiRouter } from 'trpc-to-openap
 import { AppError } from '../errors';
 import type { RestMeta } from './openapi-trpc';
 
-export type DispatchResult = { response: Response } | { error: unknown };
+/** A procedure's answer as trpc-to-openapi writes it: its status, and its JSON text (null for none). */
+export interface DispatchAnswer {
+  status: number;
+  body: string | null;
+}
+
+export type DispatchResult = { answer: DispatchAnswer } | { error: unknown };
 
 type ProcedureRecord = Record<
   string,
@@ -126,13 +132,12 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
       },
     });
     contexts.set(req, ctx);
-    const headers = new Headers();
     let status = 200;
-    const response = await new Promise<Response>((resolve, reject) => {
+    const answer = await new Promise<DispatchAnswer>((resolve, reject) => {
+      // Only what the adapter calls: its headers are its Content-Type, which the caller writes
+      // itself (JSON whenever there is a body).
       const res = {
-        setHeader(key: string, value: string | string[]) {
-          for (const v of Array.isArray(value) ? value : [value]) headers.append(key, v);
-        },
+        setHeader() {},
         get statusCode() {
           return status;
         },
@@ -140,15 +145,13 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
           status = code;
         },
         end(payload?: string) {
-          const empty = status === 204 || payload === undefined;
-          if (empty) headers.delete('content-type');
-          resolve(new Response(empty ? null : payload, { status, headers }));
+          resolve({ status, body: status === 204 || payload === undefined ? null : payload });
         },
       };
       handle(req, res).catch(reject);
     });
     const error = errors.get(req);
-    return error === undefined ? { response } : { error };
+    return error === undefined ? { answer } : { error };
   }
 
   return Object.assign(dispatch, { offers, routeOf });

@@ -54,7 +54,7 @@ export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' |
       const run = async () => {
         const result = await dispatch(request, ctx, body);
         if ('error' in result) throw result.error;
-        return { status: result.response.status, body: await result.response.text() };
+        return { status: result.answer.status, body: result.answer.body ?? '' };
       };
       if (idempotencyKey === null) {
         response = answerResponse(await run());

@@ -64,7 +64,8 @@ export function createV1Handler(deps: V1HandlerDeps) {
       const ctx = restContext(db, deps.services, principal, requestId);
       const result = await dispatch(request, ctx, body);
       if ('error' in result) throw result.error;
-      response = result.response;
+      if (result.answer.body !== null) headers.set('Content-Type', 'application/json');
+      response = new Response(result.answer.body, { status: result.answer.status, headers });
     } catch (err) {
       const appError = toAppError(err, {
         requestId,
@@ -73,8 +74,8 @@ export function createV1Handler(deps: V1HandlerDeps) {
       });
       const { status, body } = form.presentError(appError);
       response = Response.json(body, { status, headers: errorHeaders(appError) });
+      for (const [k, v] of headers) response.headers.set(k, v);
     }
-    for (const [k, v] of headers) response.headers.set(k, v);
     annotateSpan({ 'api.form': form.name });
     return response;
   };
