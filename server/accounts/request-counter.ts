@@ -113,7 +113,10 @@ export class RequestCounter {
       if (takes.every((t) => t !== null)) {
         // Every window had quota in hand: the request is admitted by its key, read unless trusted.
         const principal = this.trusted(keyHash, now) ?? (await this.read(db, keyHash, now));
-        const fresh = principal && rules[skipForm].map((rule) => rule.window(principal, now));
+        const fresh =
+          principal === known
+            ? windows
+            : principal && rules[skipForm].map((rule) => rule.window(principal, now));
         if (principal && fresh?.every((w, i) => w.limit === windows[i]?.limit)) {
           this.recordUsage(db, principal, now, fresh);
           const [first] = fresh;
