@@ -2,6 +2,7 @@ import type { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler, type OpenApiRouter } from 'trpc-to-openapi';
 import { AppError } from '../errors';
 import type { RestMeta } from './openapi-trpc';
+import { unstorableInputError } from './storable-input';
 
 /** A procedure's answer as trpc-to-openapi writes it: its status, and its JSON text (null for none). */
 export interface DispatchAnswer {
@@ -119,6 +120,13 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
     }
     url.pathname = url.pathname.slice(prefix.length) || '/';
     const query = knownQuery(url.searchParams, knownParams);
+    // Text PostgreSQL would refuse (NUL, lone surrogates) anywhere in the input as the procedure
+    // would receive it: the body, or else the query's parameters (each given once, by now). The
+    // path is percent-encoded ASCII, which cannot hold such text.
+    const unstorable = unstorableInputError(
+      body ?? Object.fromEntries(Object.entries(query).map(([k, [v]]) => [k, v])),
+    );
+    if (unstorable) return { error: unstorable };
     const req = new Proxy(request, {
       get(target, prop) {
         if (prop === 'url') return url.toString();
@@ -133,25 +141,26 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
     });
     contexts.set(req, ctx);
     let status = 200;
-    const answer = await new Promise<DispatchAnswer>((resolve, reject) => {
-      // Only what the adapter calls: its headers are its Content-Type, which the caller writes
-      // itself (JSON whenever there is a body).
-      const res = {
-        setHeader() {},
-        get statusCode() {
-          return status;
-        },
-        set statusCode(code: number) {
-          status = code;
-        },
-        end(payload?: string) {
-          resolve({ status, body: status === 204 || payload === undefined ? null : payload });
-        },
-      };
-      handle(req, res).catch(reject);
-    });
+    let answer: DispatchAnswer | undefined;
+    // Only what the adapter calls. It writes its answer before its promise settles; its one
+    // header is Content-Type, which the caller writes itself (JSON whenever there is a body).
+    const res = {
+      setHeader() {},
+      get statusCode() {
+        return status;
+      },
+      set statusCode(code: number) {
+        status = code;
+      },
+      end(payload?: string) {
+        answer = { status, body: status === 204 || payload === undefined ? null : payload };
+      },
+    };
+    await handle(req, res);
     const error = errors.get(req);
-    return error === undefined ? { answer } : { error };
+    if (error !== undefined) return { error };
+    if (!answer) throw new Error('trpc-to-openapi finished without an answer');
+    return { answer };
   }
 
   return Object.assign(dispatch, { offers, routeOf });

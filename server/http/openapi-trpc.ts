@@ -3,7 +3,6 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Db } from '../db/client';
 import type { ErrorCode } from '../errors';
 import type { Services } from '../services';
-import { refuseUnstorableInput } from './storable-input';
 
 /** What every REST procedure knows about its request once the facade has let it through. */
 export interface RestContext {
@@ -36,11 +35,9 @@ const t = initTRPC.context<RestContext>().meta<OpenApiMeta<RestMeta>>().create({
 
 export const router = t.router;
 /**
- * Every /v1 and recorder procedure: NUL or an unpaired surrogate anywhere in its input (path,
- * query or body) is a 400 invalid_request naming the field, before its schema runs
+ * Every /v1 and recorder procedure. They are called only through the dispatcher
+ * (openapi-dispatch.ts), which refuses NUL or an unpaired surrogate anywhere in the input (query
+ * or body) with a 400 invalid_request naming the field, before any of them runs
  * (storable-input.ts).
  */
-export const restProcedure = t.procedure.use(async ({ getRawInput, next }) => {
-  await refuseUnstorableInput(getRawInput);
-  return next();
-});
+export const restProcedure = t.procedure;

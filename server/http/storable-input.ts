@@ -3,9 +3,10 @@ import { isStorableText } from '../db/storage-bounds';
 import { AppError } from '../errors';
 
 // PostgreSQL's text refuses NUL and its jsonb refuses unpaired surrogates too; a string like that
-// reaching a query is a 500. Every procedure of both tRPC instances (the settings app's, and the
-// one behind /v1 and the recorder) runs this over its raw input before its schema sees it, so a
-// field added later is covered without anyone remembering to.
+// reaching a query is a 500. Every procedure's raw input is checked before its schema sees it, so
+// a field added later is covered without anyone remembering to: the settings app's tRPC in a
+// middleware, /v1 and the recorder in their dispatcher (openapi-dispatch.ts), which is the only
+// way their procedures are called.
 
 /** Messages cut path segments longer than this, and paths deeper: a client chooses both. */
 const MAX_SEGMENT_IN_MESSAGE = 64;

@@ -10,8 +10,8 @@ import { storeSummary } from '../meetings/store-summary';
 import { storeTranscript } from '../meetings/store-transcript';
 
 // How meetings enter the service (docs/rules.md#recorder-api). Form A errors, API-key auth, no rate limits.
-// Text PostgreSQL would refuse (NUL, lone surrogates) is refused in every field by
-// restProcedure before these schemas run (storable-input.ts).
+// Text PostgreSQL would refuse (NUL, lone surrogates) is refused in every field by the
+// dispatcher before these schemas run (storable-input.ts).
 
 const Created = z
   .object({
