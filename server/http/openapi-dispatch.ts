@@ -83,18 +83,14 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
   const routes = offeredRoutes(procedures);
 
   /**
-   * Whether some procedure answers this method and path. Asked before the body is read, so a
-   * route the form does not offer is a 404 whatever its body (not a 400 about the body).
+   * The offered route that answers this method and path (the request's, still with the prefix), as
+   * its document writes it (`/v1/notes/{id}`). Asked before the body is read, so a route the form
+   * does not offer is a 404 whatever its body (not a 400 about the body).
    */
-  function offers(request: Request): boolean {
-    return routeOf(request) !== undefined;
-  }
-
-  /** The offered route that answers this method and path, as its document writes it (`/v1/notes/{id}`). */
-  function routeOf(request: Request): string | undefined {
-    const method = request.method === 'HEAD' ? 'GET' : request.method;
-    const path = new URL(request.url).pathname.slice(prefix.length) || '/';
-    const route = routes.find((r) => r.method === method && r.path.test(path));
+  function routeOf(method: string, pathname: string): string | undefined {
+    const asked = method === 'HEAD' ? 'GET' : method;
+    const path = pathname.slice(prefix.length) || '/';
+    const route = routes.find((r) => r.method === asked && r.path.test(path));
     return route && `${prefix}${route.template}`;
   }
 
@@ -163,5 +159,5 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
     return { answer };
   }
 
-  return Object.assign(dispatch, { offers, routeOf });
+  return Object.assign(dispatch, { routeOf });
 }

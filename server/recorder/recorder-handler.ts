@@ -46,7 +46,7 @@ export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' |
       if (!principal) throw invalidApiKey();
       const idempotencyKey =
         request.method === 'POST' ? parseIdempotencyKey(request.headers.get('idempotency-key')) : null;
-      const route = dispatch.routeOf(request);
+      const route = dispatch.routeOf(request.method, pathname);
       if (!route) throw noSuchEndpoint(request);
       nameRequestRoute(request.method, route);
       const body = await readJsonBody(request, RECORDER_MAX_BODY_BYTES);

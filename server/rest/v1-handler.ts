@@ -31,13 +31,14 @@ export function createV1Handler(deps: V1HandlerDeps) {
   return async function handleV1(request: Request): Promise<Response> {
     const requestId = randomUUID();
     const headers = new Headers({ 'X-Request-Id': requestId, ...API_RESPONSE_HEADERS });
+    const { pathname } = new URL(request.url);
     let form = FORMS[DEFAULT_FORM];
     let response: Response;
     try {
       const headerForm = formFromHeader(request);
       if (headerForm) form = FORMS[headerForm];
       // Before the key, as Next's proxy answers it (and in the header's form, as a 401 is).
-      if (hasMalformedPathEncoding(new URL(request.url).pathname)) throw malformedPathError();
+      if (hasMalformedPathEncoding(pathname)) throw malformedPathError();
       const { db } = await deps.getDatabase();
       // The key, its form and the count: one round trip.
       const counted = await deps.services.requests.authenticateAndCount(
@@ -57,7 +58,7 @@ export function createV1Handler(deps: V1HandlerDeps) {
       if (refused) throw refused;
 
       const dispatch = dispatchers[formName];
-      const route = dispatch.routeOf(request);
+      const route = dispatch.routeOf(request.method, pathname);
       if (!route) throw noSuchEndpoint(request);
       nameRequestRoute(request.method, route);
       const body = await readJsonBody(request, V1_MAX_BODY_BYTES);
@@ -67,11 +68,7 @@ export function createV1Handler(deps: V1HandlerDeps) {
       if (result.answer.body !== null) headers.set('Content-Type', 'application/json');
       response = new Response(result.answer.body, { status: result.answer.status, headers });
     } catch (err) {
-      const appError = toAppError(err, {
-        requestId,
-        method: request.method,
-        path: new URL(request.url).pathname,
-      });
+      const appError = toAppError(err, { requestId, method: request.method, path: pathname });
       const { status, body } = form.presentError(appError);
       response = Response.json(body, { status, headers: errorHeaders(appError) });
       for (const [k, v] of headers) response.headers.set(k, v);
