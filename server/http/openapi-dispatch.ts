@@ -55,7 +55,8 @@ function inputFieldNames(procedures: ProcedureRecord): Set<string> {
  * trpc-to-openapi 3.3.0 (adapters/node-http/input.ts, getQuery) collects the query into a plain
  * `{}` with `if (!parsedQs[key]) parsedQs[key] = []; parsedQs[key].push(value)`, so a parameter named
  * `constructor`, `toString`, `valueOf`, `hasOwnProperty` or `__proto__` finds an inherited
- * member instead of an array and throws a TypeError.
+ * member instead of an array and throws a TypeError. Each parameter stays an array, as the
+ * adapter expects: it skips a lone value that is an empty string, where `['']` gives it `''`.
  */
 function knownQuery(params: URLSearchParams, known: Set<string>): Record<string, string[]> {
   const query = Object.create(null) as Record<string, string[]>;
@@ -64,6 +65,12 @@ function knownQuery(params: URLSearchParams, known: Set<string>): Record<string,
     if (values.length > 0) query[name] = values;
   }
   return query;
+}
+
+/** An answer as a Response: with `headers`, and Content-Type JSON when it has a body. */
+export function answerResponse(answer: DispatchAnswer, headers = new Headers()): Response {
+  if (answer.body !== null) headers.set('Content-Type', 'application/json');
+  return new Response(answer.body, { status: answer.status, headers });
 }
 
 /**
@@ -120,7 +127,7 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
     // would receive it: the body, or else the query's parameters (each given once, by now). The
     // path is percent-encoded ASCII, which cannot hold such text.
     const unstorable = unstorableInputError(
-      body ?? Object.fromEntries(Object.entries(query).map(([k, [v]]) => [k, v])),
+      body ?? Object.fromEntries(Object.entries(query).map(([name, [value]]) => [name, value])),
     );
     if (unstorable) return { error: unstorable };
     const req = new Proxy(request, {

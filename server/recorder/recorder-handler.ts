@@ -8,7 +8,7 @@ import {
 } from '../http/api-surfaces';
 import { hasMalformedPathEncoding, malformedPathError } from '../http/malformed-path';
 import { FORM_PROFILES } from '../rest/form-profiles';
-import { createOpenApiDispatcher } from '../http/openapi-dispatch';
+import { answerResponse, createOpenApiDispatcher } from '../http/openapi-dispatch';
 import { readJsonBody } from '../http/read-json-body';
 import { errorHeaders, noSuchEndpoint, toAppError } from '../http/to-app-error';
 import { type RestContext, restContext } from '../http/openapi-trpc';
@@ -22,10 +22,9 @@ export { RECORDER_PREFIX };
 // cut short silently beyond that), so that a body too large is refused, never truncated.
 export const RECORDER_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
-const answerResponse = (answer: StoredAnswer) =>
-  answer.body
-    ? new Response(answer.body, { status: answer.status, headers: { 'Content-Type': 'application/json' } })
-    : new Response(null, { status: answer.status });
+/** A stored answer ('' for none) as a Response. */
+const storedResponse = (answer: StoredAnswer) =>
+  answerResponse({ status: answer.status, body: answer.body || null });
 
 /** The recorder API (docs/rules.md#recorder-api): API-key auth, Form A error bodies, not rate limited. */
 export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' | 'services' | 'now'>) {
@@ -33,9 +32,9 @@ export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' |
   return async function handleRecorder(request: Request): Promise<Response> {
     const requestId = randomUUID();
     const headers = new Headers({ 'X-Request-Id': requestId, ...API_RESPONSE_HEADERS });
+    const { pathname } = new URL(request.url);
     let response: Response;
     try {
-      const { pathname } = new URL(request.url);
       if (hasMalformedPathEncoding(pathname)) throw malformedPathError();
       const { db } = await deps.getDatabase();
       const principal = await deps.services.requests.authenticate(
@@ -57,7 +56,7 @@ export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' |
         return { status: result.answer.status, body: result.answer.body ?? '' };
       };
       if (idempotencyKey === null) {
-        response = answerResponse(await run());
+        response = storedResponse(await run());
       } else {
         const { answer, replayed } = await runIdempotently(
           db,
@@ -70,15 +69,11 @@ export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' |
           },
           run,
         );
-        response = answerResponse(answer);
+        response = storedResponse(answer);
         if (replayed) headers.set('Idempotent-Replayed', 'true');
       }
     } catch (err) {
-      const appError = toAppError(err, {
-        requestId,
-        method: request.method,
-        path: new URL(request.url).pathname,
-      });
+      const appError = toAppError(err, { requestId, method: request.method, path: pathname });
       const { status, body } = FORM_PROFILES[RECORDER_FORM].presentError(appError);
       response = Response.json(body, { status, headers: errorHeaders(appError) });
     }

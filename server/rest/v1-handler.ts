@@ -5,7 +5,7 @@ import { hasMalformedPathEncoding, malformedPathError } from '../http/malformed-
 import { DEFAULT_FORM } from '../domain';
 import { FORMS, mapForms } from './forms';
 import { formFromHeader } from './form-header';
-import { createOpenApiDispatcher } from '../http/openapi-dispatch';
+import { answerResponse, createOpenApiDispatcher } from '../http/openapi-dispatch';
 import { readJsonBody } from '../http/read-json-body';
 import { errorHeaders, noSuchEndpoint, toAppError } from '../http/to-app-error';
 import { type RestContext, restContext } from '../http/openapi-trpc';
@@ -65,8 +65,7 @@ export function createV1Handler(deps: V1HandlerDeps) {
       const ctx = restContext(db, deps.services, principal, requestId);
       const result = await dispatch(request, ctx, body);
       if ('error' in result) throw result.error;
-      if (result.answer.body !== null) headers.set('Content-Type', 'application/json');
-      response = new Response(result.answer.body, { status: result.answer.status, headers });
+      response = answerResponse(result.answer, headers);
     } catch (err) {
       const appError = toAppError(err, { requestId, method: request.method, path: pathname });
       const { status, body } = form.presentError(appError);
