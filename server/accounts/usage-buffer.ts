@@ -32,25 +32,29 @@ export class UsageBuffer {
   }
 
   record(keyId: string, now: Date): void {
-    const day = now.toISOString().slice(0, 10);
-    const minuteMs = Math.floor(now.getTime() / 60_000) * 60_000;
-    const id = `${keyId} ${day}`;
+    const ms = now.getTime();
+    const minuteMs = Math.floor(ms / 60_000) * 60_000;
+    // Keyed by the UTC day's number; its date is written out only when the entry is made.
+    const id = `${keyId} ${Math.floor(ms / 86_400_000)}`;
     const entry = this.pending.get(id);
     if (!entry) {
       this.pending.set(id, {
         keyId,
-        day,
+        day: now.toISOString().slice(0, 10),
         requests: 1,
         minuteMs,
         minuteRequests: 1,
-        lastUsedMs: now.getTime(),
+        lastUsedMs: ms,
       });
       return;
     }
     entry.requests++;
     if (minuteMs === entry.minuteMs) entry.minuteRequests++;
-    else if (minuteMs > entry.minuteMs) Object.assign(entry, { minuteMs, minuteRequests: 1 });
-    entry.lastUsedMs = Math.max(entry.lastUsedMs, now.getTime());
+    else if (minuteMs > entry.minuteMs) {
+      entry.minuteMs = minuteMs;
+      entry.minuteRequests = 1;
+    }
+    if (ms > entry.lastUsedMs) entry.lastUsedMs = ms;
   }
 
   /**
