@@ -119,8 +119,11 @@ export const invalidApiKey = () =>
  * account without early access (403); null when it may. The window's X-RateLimit-* headers (and
  * Retry-After when full) are set on `headers` either way.
  */
-export function refusalOf({ principal, limit }: CountedRequest, headers: Headers): AppError | null {
-  for (const [k, v] of Object.entries(rateLimitHeaders(limit))) headers.set(k, v);
+export function refusalOf(
+  { principal, limit }: CountedRequest,
+  headers: Record<string, string>,
+): AppError | null {
+  Object.assign(headers, rateLimitHeaders(limit));
   if (!limit.allowed) {
     const which = limit.window.description ? ` (${limit.window.description})` : '';
     return new AppError('rate_limited', `Rate limit exceeded${which}; retry after the time in Retry-After`);

@@ -68,9 +68,11 @@ function knownQuery(params: URLSearchParams, known: Set<string>): Record<string,
 }
 
 /** An answer as a Response: with `headers`, and Content-Type JSON when it has a body. */
-export function answerResponse(answer: DispatchAnswer, headers = new Headers()): Response {
-  if (answer.body !== null) headers.set('Content-Type', 'application/json');
-  return new Response(answer.body, { status: answer.status, headers });
+export function answerResponse(answer: DispatchAnswer, headers: Record<string, string> = {}): Response {
+  return new Response(answer.body, {
+    status: answer.status,
+    headers: answer.body === null ? headers : { ...headers, 'Content-Type': 'application/json' },
+  });
 }
 
 /**
@@ -80,7 +82,8 @@ export function answerResponse(answer: DispatchAnswer, headers = new Headers()):
  * are handed back to the caller instead of being written, since each API form writes its own
  * error bodies.
  *
- * `body` is the request body already read and parsed as JSON by the caller.
+ * `url` is the request's URL as the caller parsed it (the dispatcher takes it over), and `body`
+ * the request body already read and parsed as JSON.
  */
 export function createOpenApiDispatcher<TContext extends object>(router: OpenApiRouter, prefix: string) {
   const contexts = new WeakMap<object, TContext>();
@@ -113,8 +116,7 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
     },
   } as never) as unknown as (req: unknown, res: unknown) => Promise<void>;
 
-  async function dispatch(request: Request, ctx: TContext, body: unknown): Promise<DispatchResult> {
-    const url = new URL(request.url);
+  async function dispatch(request: Request, url: URL, ctx: TContext, body: unknown): Promise<DispatchResult> {
     // A parameter given twice is malformed (unknown ones are ignored, however often they come).
     for (const name of new Set(url.searchParams.keys())) {
       if (knownParams.has(name) && url.searchParams.getAll(name).length > 1) {
@@ -122,6 +124,7 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
       }
     }
     url.pathname = url.pathname.slice(prefix.length) || '/';
+    const href = url.href;
     const query = knownQuery(url.searchParams, knownParams);
     // Text PostgreSQL would refuse (NUL, lone surrogates) anywhere in the input as the procedure
     // would receive it: the body, or else the query's parameters (each given once, by now). The
@@ -132,7 +135,7 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
     if (unstorable) return { error: unstorable };
     const req = new Proxy(request, {
       get(target, prop) {
-        if (prop === 'url') return url.toString();
+        if (prop === 'url') return href;
         // HEAD is GET without the body (RFC 9110), which the HTTP server leaves out; left as
         // HEAD, trpc-to-openapi would answer every path with an empty 204.
         if (prop === 'method') return target.method === 'HEAD' ? 'GET' : target.method;

@@ -94,12 +94,12 @@ export function createMcpHandler(deps: ApiHandlerDeps) {
 
   return async function handleMcp(request: Request): Promise<Response> {
     const requestId = randomUUID();
-    const headers = new Headers({ 'X-Request-Id': requestId, ...API_RESPONSE_HEADERS });
+    const headers: Record<string, string> = { 'X-Request-Id': requestId, ...API_RESPONSE_HEADERS };
     let response: Response;
     try {
       if (request.method !== 'POST') {
         response = methodNotAllowed(request, requestId);
-        for (const [k, v] of headers) response.headers.set(k, v);
+        for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
         return response;
       }
       if (foreignOrigin(request))
@@ -133,7 +133,7 @@ export function createMcpHandler(deps: ApiHandlerDeps) {
       const appError = toAppError(err, { requestId, method: request.method, path: MCP_PATH });
       response = refusal(appError, requestId);
     }
-    for (const [k, v] of headers) response.headers.set(k, v);
+    for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
     return response;
   };
 }

@@ -22,17 +22,18 @@ export { RECORDER_PREFIX };
 // cut short silently beyond that), so that a body too large is refused, never truncated.
 export const RECORDER_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
-/** A stored answer ('' for none) as a Response. */
-const storedResponse = (answer: StoredAnswer) =>
-  answerResponse({ status: answer.status, body: answer.body || null });
+/** A stored answer ('' for none) as a Response, with `headers`. */
+const storedResponse = (answer: StoredAnswer, headers: Record<string, string>) =>
+  answerResponse({ status: answer.status, body: answer.body || null }, headers);
 
 /** The recorder API (docs/rules.md#recorder-api): API-key auth, Form A error bodies, not rate limited. */
 export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' | 'services' | 'now'>) {
   const dispatch = createOpenApiDispatcher<RestContext>(recorderRouter, RECORDER_PREFIX);
   return async function handleRecorder(request: Request): Promise<Response> {
     const requestId = randomUUID();
-    const headers = new Headers({ 'X-Request-Id': requestId, ...API_RESPONSE_HEADERS });
-    const { pathname } = new URL(request.url);
+    const headers: Record<string, string> = { 'X-Request-Id': requestId, ...API_RESPONSE_HEADERS };
+    const url = new URL(request.url);
+    const { pathname } = url;
     let response: Response;
     try {
       if (hasMalformedPathEncoding(pathname)) throw malformedPathError();
@@ -51,12 +52,12 @@ export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' |
       const body = await readJsonBody(request, RECORDER_MAX_BODY_BYTES);
       const ctx = restContext(db, deps.services, principal, requestId);
       const run = async () => {
-        const result = await dispatch(request, ctx, body);
+        const result = await dispatch(request, url, ctx, body);
         if ('error' in result) throw result.error;
         return { status: result.answer.status, body: result.answer.body ?? '' };
       };
       if (idempotencyKey === null) {
-        response = storedResponse(await run());
+        response = storedResponse(await run(), headers);
       } else {
         const { answer, replayed } = await runIdempotently(
           db,
@@ -69,15 +70,14 @@ export function createRecorderHandler(deps: Pick<ApiHandlerDeps, 'getDatabase' |
           },
           run,
         );
-        response = storedResponse(answer);
-        if (replayed) headers.set('Idempotent-Replayed', 'true');
+        if (replayed) headers['Idempotent-Replayed'] = 'true';
+        response = storedResponse(answer, headers);
       }
     } catch (err) {
       const appError = toAppError(err, { requestId, method: request.method, path: pathname });
       const { status, body } = FORM_PROFILES[RECORDER_FORM].presentError(appError);
-      response = Response.json(body, { status, headers: errorHeaders(appError) });
+      response = Response.json(body, { status, headers: { ...errorHeaders(appError), ...headers } });
     }
-    for (const [k, v] of headers) response.headers.set(k, v);
     return response;
   };
 }

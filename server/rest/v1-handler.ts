@@ -30,8 +30,9 @@ export function createV1Handler(deps: V1HandlerDeps) {
 
   return async function handleV1(request: Request): Promise<Response> {
     const requestId = randomUUID();
-    const headers = new Headers({ 'X-Request-Id': requestId, ...API_RESPONSE_HEADERS });
-    const { pathname } = new URL(request.url);
+    const headers: Record<string, string> = { 'X-Request-Id': requestId, ...API_RESPONSE_HEADERS };
+    const url = new URL(request.url);
+    const { pathname } = url;
     let form = FORMS[DEFAULT_FORM];
     let response: Response;
     try {
@@ -63,14 +64,13 @@ export function createV1Handler(deps: V1HandlerDeps) {
       nameRequestRoute(request.method, route);
       const body = await readJsonBody(request, V1_MAX_BODY_BYTES);
       const ctx = restContext(db, deps.services, principal, requestId);
-      const result = await dispatch(request, ctx, body);
+      const result = await dispatch(request, url, ctx, body);
       if ('error' in result) throw result.error;
       response = answerResponse(result.answer, headers);
     } catch (err) {
       const appError = toAppError(err, { requestId, method: request.method, path: pathname });
       const { status, body } = form.presentError(appError);
-      response = Response.json(body, { status, headers: errorHeaders(appError) });
-      for (const [k, v] of headers) response.headers.set(k, v);
+      response = Response.json(body, { status, headers: { ...errorHeaders(appError), ...headers } });
     }
     annotateSpan({ 'api.form': form.name });
     return response;
