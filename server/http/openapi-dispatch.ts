@@ -82,8 +82,8 @@ export function answerResponse(answer: DispatchAnswer, headers: Record<string, s
  * are handed back to the caller instead of being written, since each API form writes its own
  * error bodies.
  *
- * `url` is the request's URL as the caller parsed it (the dispatcher takes it over), and `body`
- * the request body already read and parsed as JSON.
+ * `url` is the request's URL as the caller parsed it, and `body` the request body already read
+ * and parsed as JSON.
  */
 export function createOpenApiDispatcher<TContext extends object>(router: OpenApiRouter, prefix: string) {
   const contexts = new WeakMap<object, TContext>();
@@ -123,8 +123,8 @@ export function createOpenApiDispatcher<TContext extends object>(router: OpenApi
         return { error: new AppError('invalid_request', `${name} must be given once`) };
       }
     }
-    url.pathname = url.pathname.slice(prefix.length) || '/';
-    const href = url.href;
+    // The path as the router's documents write it, without the prefix.
+    const href = `${url.origin}${url.pathname.slice(prefix.length) || '/'}${url.search}`;
     const query = knownQuery(url.searchParams, knownParams);
     // Text PostgreSQL would refuse (NUL, lone surrogates) anywhere in the input as the procedure
     // would receive it: the body, or else the query's parameters (each given once, by now). The
