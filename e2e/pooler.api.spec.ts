@@ -379,6 +379,43 @@ test.describe('several instances behind a transaction-mode pooler (PgBouncer) @p
     );
   });
 
+  test('a note recorded through one instance reads the same through all three, many times over', async () => {
+    const headers = { authorization: `Bearer ${account.formA}`, 'content-type': 'application/json' };
+    const recorder = `${instances[0]!.base}/api/recorder/meetings`;
+    const started = await fetch(recorder, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ title: 'Through the pooler', platform: 'zoom', language: 'en' }),
+    });
+    expect(started.status, await started.clone().text()).toBe(201);
+    const { id } = (await started.json()) as { id: string };
+    const transcribed = await fetch(`${recorder}/${id}/transcript`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        generate_summary: false,
+        segments: [{ speaker: 'Ana', content: 'Read in every session.', start_time: 0, end_time: 2 }],
+      }),
+    });
+    expect(transcribed.status, await transcribed.clone().text()).toBe(200);
+    // More reads than the pool has sessions, on every instance at once.
+    const reads = await Promise.all(
+      Array.from({ length: 10 * INSTANCES }, async (_, n) => {
+        const res = await fetch(`${instances[n % INSTANCES]!.base}/v1/notes/${id}`, {
+          headers: { authorization: `Bearer ${account.formA}` },
+        });
+        return { status: res.status, body: (await res.json()) as { id?: string; transcript?: unknown } };
+      }),
+    );
+    expect(reads.filter((r) => r.status !== 200)).toEqual([]);
+    for (const { body } of reads) {
+      expect(body.id).toBe(id);
+      expect(body.transcript).toEqual([
+        { sequence: 1, speaker: 'Ana', content: 'Read in every session.', start_time: 0 },
+      ]);
+    }
+  });
+
   test("a Form B key's 100 requests a minute are shared by the three instances: 100 admitted in all, the rest 429", async () => {
     const key = account.formB;
     // Form B counts clock minutes: the burst starts with time to spare in this one, and its

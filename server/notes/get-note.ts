@@ -1,4 +1,4 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
 import { meetings } from '../db/schema';
 import { notFound } from '../errors';
@@ -7,16 +7,39 @@ import { noteWithTranscriptColumns, toNoteRecords } from './load-notes';
 
 /**
  * A note of the account with its transcript, in one statement; another account's note, or a
- * meeting not yet transcribed (not a note yet), is not found.
+ * meeting not yet transcribed (not a note yet), is not found. The statement is built once per
+ * database and prepared where the connection keeps one (as the key's lookup is, see
+ * lookUpApiKey): a note is the most frequent read, and building and planning it each time cost
+ * more than running it (docs/performance.md, "A note's read prepared").
  */
 export async function getNoteOrThrow(db: Queryable, accountId: string, noteId: string): Promise<NoteRecord> {
-  const rows = await db
-    .select(noteWithTranscriptColumns)
-    .from(meetings)
-    .where(
-      and(eq(meetings.id, noteId), eq(meetings.accountId, accountId), isNotNull(meetings.transcribedAt)),
-    );
+  const rows = await preparedRead(db).execute({ noteId, accountId });
   const [note] = toNoteRecords(rows);
   if (!note) throw notFound('Note');
   return note;
+}
+
+function prepareRead(db: Queryable) {
+  return db
+    .select(noteWithTranscriptColumns)
+    .from(meetings)
+    .where(
+      and(
+        eq(meetings.id, sql.placeholder('noteId')),
+        eq(meetings.accountId, sql.placeholder('accountId')),
+        isNotNull(meetings.transcribedAt),
+      ),
+    )
+    .prepare('get_note');
+}
+
+const reads = new WeakMap<Queryable, ReturnType<typeof prepareRead>>();
+
+function preparedRead(db: Queryable) {
+  let read = reads.get(db);
+  if (!read) {
+    read = prepareRead(db);
+    reads.set(db, read);
+  }
+  return read;
 }
