@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../db/client';
+import { preparedPerDatabase } from '../db/prepared';
 import type { FormName, Plan } from '../domain';
 import { AppError } from '../errors';
 import { consumeRateLimits, rateLimitHeaders, type RateLimitResult } from '../rate-limit/consume-rate-limit';
@@ -26,8 +27,8 @@ export async function lookUpApiKey(db: Queryable, keyHash: string, now: Date): P
   return row ? principalOf(row) : null;
 }
 
-function prepareLookup(db: Queryable) {
-  return db
+const preparedLookup = preparedPerDatabase((db) =>
+  db
     .select({
       key_id: apiKeys.id,
       key_form: apiKeys.form,
@@ -45,19 +46,8 @@ function prepareLookup(db: Queryable) {
         usableKey(sql`${sql.placeholder('now')}::timestamptz`),
       ),
     )
-    .prepare('look_up_api_key');
-}
-
-const lookups = new WeakMap<Queryable, ReturnType<typeof prepareLookup>>();
-
-function preparedLookup(db: Queryable) {
-  let lookup = lookups.get(db);
-  if (!lookup) {
-    lookup = prepareLookup(db);
-    lookups.set(db, lookup);
-  }
-  return lookup;
-}
+    .prepare('look_up_api_key'),
+);
 
 /** The key behind a hash, usable at `now`, with its account and the request's form. */
 function principalSql(keyHash: string, now: Date, form?: FormName) {

@@ -1,5 +1,6 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client';
+import { preparedPerDatabase } from '../db/prepared';
 import { meetings } from '../db/schema';
 import { notFound } from '../errors';
 import type { NoteRecord } from './note-record';
@@ -7,10 +8,9 @@ import { noteWithTranscriptColumns, toNoteRecords } from './load-notes';
 
 /**
  * A note of the account with its transcript, in one statement; another account's note, or a
- * meeting not yet transcribed (not a note yet), is not found. The statement is built once per
- * database and prepared where the connection keeps one (as the key's lookup is, see
- * lookUpApiKey): a note is the most frequent read, and building and planning it each time cost
- * more than running it (docs/performance.md, "A note's read prepared").
+ * meeting not yet transcribed (not a note yet), is not found. Prepared, as the key's lookup is:
+ * building and planning it on every call cost more than running it (docs/performance.md, "A
+ * note's read prepared").
  */
 export async function getNoteOrThrow(db: Queryable, accountId: string, noteId: string): Promise<NoteRecord> {
   const rows = await preparedRead(db).execute({ noteId, accountId });
@@ -19,8 +19,8 @@ export async function getNoteOrThrow(db: Queryable, accountId: string, noteId: s
   return note;
 }
 
-function prepareRead(db: Queryable) {
-  return db
+const preparedRead = preparedPerDatabase((db) =>
+  db
     .select(noteWithTranscriptColumns)
     .from(meetings)
     .where(
@@ -30,16 +30,5 @@ function prepareRead(db: Queryable) {
         isNotNull(meetings.transcribedAt),
       ),
     )
-    .prepare('get_note');
-}
-
-const reads = new WeakMap<Queryable, ReturnType<typeof prepareRead>>();
-
-function preparedRead(db: Queryable) {
-  let read = reads.get(db);
-  if (!read) {
-    read = prepareRead(db);
-    reads.set(db, read);
-  }
-  return read;
-}
+    .prepare('get_note'),
+);
