@@ -68,7 +68,7 @@ function knownQuery(params: URLSearchParams, known: Set<string>): Record<string,
 }
 
 /** An answer as a Response: with `headers`, and Content-Type JSON when it has a body. */
-export function answerResponse(answer: DispatchAnswer, headers: Record<string, string> = {}): Response {
+export function answerResponse(answer: DispatchAnswer, headers: Record<string, string>): Response {
   return new Response(answer.body, {
     status: answer.status,
     headers: answer.body === null ? headers : { ...headers, 'Content-Type': 'application/json' },
